@@ -1,0 +1,1 @@
+//! wit-bindgen exports: type conversion only.

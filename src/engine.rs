@@ -1,0 +1,1 @@
+//! wasmtime embedding of the reqparse component.

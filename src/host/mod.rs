@@ -1,0 +1,1 @@
+//! The native host shim (issue 5).

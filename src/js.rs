@@ -1,0 +1,1 @@
+//! wasm-bindgen exports: type conversion only.
