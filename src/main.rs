@@ -1,0 +1,2 @@
+//! The `reqparse` command line tool.
+fn main() {}
