@@ -784,3 +784,18 @@ fn refuse(body: &mut String, out: &mut Vec<u8>, e: HeadError) {
     http1::error_body(body, &e.to_string());
     http1::write_response(out, e.status(), body.as_bytes(), false, true);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_record_is_small() {
+        // An idle keep-alive connection is this record (in the slab) plus one 8-byte wheel entry.
+        // mio adds a selector id to its sockets in debug builds only.
+        let debug_extra =
+            core::mem::size_of::<TcpStream>() - core::mem::size_of::<std::net::TcpStream>();
+        let size = core::mem::size_of::<Conn>();
+        assert!(size <= 48 + debug_extra.next_multiple_of(8), "{size}");
+    }
+}
