@@ -415,10 +415,19 @@ impl Loop<'_> {
                 false,
                 true,
             );
-            // Best effort: one write, no buffering; the connection is closed either way.
-            let _ = conn.sock.write(&self.out);
+            let sent = send(conn, &mut self.pool, &self.out);
             self.out.clear();
             self.responses += 1;
+            if sent {
+                // Linger like any other error response, so the 408 is not lost to a reset.
+                conn.flags |= CLOSING;
+                conn.input.clear(&mut self.pool);
+                let now = self.now();
+                if self.conns[key].output.is_empty() {
+                    return self.start_linger(key, now);
+                }
+                return self.set_deadline(key, now, true, false);
+            }
         }
         self.close(key);
     }
