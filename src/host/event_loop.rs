@@ -508,10 +508,8 @@ impl Loop<'_> {
         let held = conn.input.len();
         let mut filled = conn.input.read(&mut self.pool, &mut scratch);
         // Read no more than the pool could keep if all of it turned out to be an incomplete
-        // tail: what this pipe held (in whole segments) plus what the pool can still hand out.
-        let budget = (held.div_ceil(seg) + self.pool.available())
-            .saturating_mul(seg)
-            .min(scratch.len());
+        // tail (the pipe's own segments are back in the pool by now, so they count).
+        let budget = self.pool.available().saturating_mul(seg).min(scratch.len());
         let (mut drained, mut eof) = (false, false);
         while filled < budget {
             match conn.sock.read(&mut scratch[filled..budget]) {
@@ -606,8 +604,9 @@ impl Loop<'_> {
         if limits.output.paused(false, conn.output.len()) {
             conn.flags |= PAUSED;
         }
-        if eof {
+        if eof && !more {
             // Half-close: the peer will send nothing more; finish what is owed, then close.
+            // (With requests still queued, the next turn reads EOF again and gets here later.)
             if conn.output.is_empty() {
                 return self.close(key);
             }
