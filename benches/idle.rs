@@ -85,7 +85,12 @@ fn main() {
                 None if bench => vec![1000, 5000, 10000],
                 _ => vec![50],
             };
-            compare(&conns, threads);
+            let worst = compare(&conns, threads);
+            // The goal, checked on every run (the smoke run in CI included).
+            assert!(
+                worst <= 128.0,
+                "heap per idle connection {worst:.1} B is over 128 B"
+            );
         }
     }
 }
@@ -289,7 +294,9 @@ impl Proc {
     }
 }
 
-fn compare(conns: &[usize], threads: usize) {
+/// Prints the table; returns the largest heap bytes per idle connection seen for ours.
+fn compare(conns: &[usize], threads: usize) -> f64 {
+    let mut worst: f64 = 0.0;
     println!(
         "idle keep-alive connections, server threads = {threads}; heap from a counting allocator, RSS from /proc/self/statm"
     );
@@ -324,8 +331,10 @@ fn compare(conns: &[usize], threads: usize) {
             client.finish();
             server.finish();
         }
+        worst = worst.max(rows[0]);
         if rows[0] > 0.0 {
             println!("{:<8} {:>7} {:>13.0}x", "ratio", n, rows[1] / rows[0]);
         }
     }
+    worst
 }
