@@ -614,14 +614,15 @@ fn parse_host<'a>(host: &'a str, scratch: &'a mut IdnScratch) -> Result<Host<'a>
     }
 
     let (name, port) = match first_colon {
-        Some(c) => (&host[..c], Some(&host[c + 1..])),
+        Some(c) => {
+            let port = &host[c + 1..];
+            check_port(port, c + 1)?;
+            (&host[..c], Some(port))
+        }
         None => (host, None),
     };
     if name.is_empty() {
         return Err(UriError::new(UriErrorKind::EmptyHost, 0));
-    }
-    if let (Some(c), Some(port)) = (first_colon, port) {
-        check_port(port, c + 1)?;
     }
     let form = if name.is_ascii() {
         invalid_in(name.as_bytes(), REG_NAME, 0)?;
@@ -664,10 +665,14 @@ mod idn {
     /// The longest host DNS allows: 253 bytes, plus a root dot.
     const MAX: usize = 254;
 
-    /// ToASCII output; writing past [`MAX`] fails, as such a host is invalid anyway.
+    /// ToASCII output. Writing past [`MAX`] only marks it too long (such a host is invalid
+    /// anyway): the sink must not fail, because idna 1.1 turns a sink error met while writing
+    /// punycode into a panic (`unreachable!` in `From<PunycodeEncodeError>`; found by
+    /// `fuzz/fuzz_targets/uri.rs`).
     pub(super) struct AsciiHost {
         buf: [u8; MAX],
         len: usize,
+        too_long: bool,
     }
 
     impl AsciiHost {
@@ -675,6 +680,7 @@ mod idn {
             Self {
                 buf: [0; MAX],
                 len: 0,
+                too_long: false,
             }
         }
     }
@@ -682,9 +688,13 @@ mod idn {
     impl fmt::Write for AsciiHost {
         fn write_str(&mut self, s: &str) -> fmt::Result {
             let end = self.len + s.len();
-            let slot = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
-            slot.copy_from_slice(s.as_bytes());
-            self.len = end;
+            match self.buf.get_mut(self.len..end) {
+                Some(slot) => {
+                    slot.copy_from_slice(s.as_bytes());
+                    self.len = end;
+                }
+                None => self.too_long = true,
+            }
             Ok(())
         }
     }
@@ -706,6 +716,9 @@ mod idn {
         );
         // Passthrough would mean `name` was ASCII, which the caller excluded.
         if done != Ok(ProcessingSuccess::WroteToSink) {
+            return None;
+        }
+        if out.too_long {
             return None;
         }
         let ascii = core::str::from_utf8(out.buf.get(..out.len)?).ok()?;
@@ -787,7 +800,9 @@ pub fn build_absolute(
 pub struct Parts<'a> {
     /// Before `://`, as written.
     pub scheme: &'a str,
-    /// The whole authority as written: userinfo (as .NET keeps it), host, port.
+    /// The whole authority as written: userinfo (as .NET keeps it), host, port. Punycode
+    /// stays punycode (.NET's `HostString.FromUriComponent` would decode it, at the price of
+    /// an allocation).
     pub host: &'a str,
     /// From the first `/` of the authority's end, percent-decoded as ASP.NET Core's
     /// `PathString.FromUriComponent`: `%2F` and escapes that do not form valid UTF-8 stay as
