@@ -164,7 +164,7 @@ function queryPairs(query, options) {
   const o = expectOptions(options, 'queryPairs');
   const profile = profileOf(QUERY_PROFILES, o.profile, 0, 'queryPairs');
   const raw = flag(o.raw, 'raw');
-  if (query.length < SHORT_QUERY && profile === 0) {
+  if (query.length < SHORT_QUERY) {
     const pairs = shortPairs(query, raw);
     if (pairs !== undefined) return pairs;
   }
@@ -184,10 +184,11 @@ const HEX = new Uint8Array(128);
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 
 /**
- * The WHATWG answer for a short query, computed in JS, or undefined when the query holds
- * anything this path does not take: non-ASCII or control characters, or a `%` not followed by
- * an ASCII escape (`%00`–`%7F`). What it takes, decodeURIComponent decodes exactly as the spec's
- * percent-decode + UTF-8 decode does, and cannot throw on.
+ * The answer for a short query, computed in JS, or undefined when the query holds anything this
+ * path does not take: non-ASCII or control characters, or a `%` not followed by an ASCII escape
+ * (`%00`–`%7F`). On what it takes every profile agrees (they differ only on malformed escapes
+ * and invalid UTF-8), and decodeURIComponent decodes exactly as the WHATWG percent-decode +
+ * UTF-8 decode does, and cannot throw.
  */
 function shortPairs(q, raw) {
   const len = q.length;
@@ -229,7 +230,8 @@ function unescape(s) {
   return decodeURIComponent(s.replaceAll('+', ' '));
 }
 
-const fold = (name) => name.toLowerCase();
+// ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
+const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
  * A parsed query for repeated lookups: names in first-appearance order, each with its values

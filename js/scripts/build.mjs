@@ -53,7 +53,7 @@ if (output('rustup', ['--version'])) {
 }
 
 const features = idna ? 'js,idna' : 'js';
-const env = { ...process.env };
+const env = { ...process.env, RUSTFLAGS: '-C target-feature=+simd128' };
 // A shared CARGO_TARGET_DIR would make this build wait on (and evict) everyone else's.
 delete env.CARGO_TARGET_DIR;
 run(
@@ -77,7 +77,7 @@ const before = statSync(wasm).size;
 // -O3, not -Oz: the scan loops are the product, and -Oz saved only ~0.2 KB here.
 run(join(js, 'node_modules', '.bin', 'wasm-opt'), [
   '-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-  '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue',
+  '--enable-mutable-globals', '--enable-simd', '--enable-reference-types', '--enable-multivalue',
   wasm, '-o', wasm,
 ]);
 const after = statSync(wasm).size;

@@ -84,9 +84,16 @@ test('queryPairs: the short JS path and the wasm path agree on random short quer
   const alphabet = ['a', 'b', '=', '&', '?', '+', '%', '2', '0', '7', 'e', 'F', 'C3', '%A9', ' ', 'é', '😀', '\uD800', '#'];
   for (let i = 0; i < 5000; i++) {
     const q = randomQuery(next, alphabet, 16);
-    for (const raw of [false, true]) {
+    for (const options of [{}, { raw: true }, { profile: 'dotnet' }, { profile: 'strict' }]) {
       // Padding after a trailing "&" or a bare "?" changes nothing else.
-      assert.deepEqual(queryPairs(q, { raw }), viaWasm(q, { raw }), JSON.stringify(q));
+      let wasm;
+      try {
+        wasm = viaWasm(q, options);
+      } catch (e) {
+        assert.throws(() => queryPairs(q, options), { offset: e.offset, message: e.message }, JSON.stringify(q));
+        continue;
+      }
+      assert.deepEqual(queryPairs(q, options), wasm, `${JSON.stringify(q)} ${JSON.stringify(options)}`);
     }
   }
 });
