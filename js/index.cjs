@@ -70,6 +70,7 @@ function write(s) {
   const need = s.length * 3;
   if (need > inputCap) {
     inputPtr = wasm.rp_input(need);
+    if (inputPtr === 0) throw new Error('reqparse: wasm input buffer unavailable');
     inputCap = need;
     views();
   } else if (u32.length === 0) {
@@ -174,14 +175,24 @@ function queryPairs(query, options) {
   const base = answer();
   if (n < 0) fail(q, base);
   const pairs = new Array(n);
-  for (let i = 0; i < n; i++) {
-    pairs[i] = [str(q, base, 2 * i), str(q, base, 2 * i + 1)];
+  // str() inlined for the common case, a slice of the caller's string (tag 00).
+  for (let i = 0, j = base; i < n; i++, j += 4) {
+    const ns = u32[j];
+    const vs = u32[j + 2];
+    pairs[i] = [
+      ns <= MASK ? q.slice(ns, u32[j + 1]) : str(q, j, 0),
+      vs <= MASK ? q.slice(vs, u32[j + 3]) : str(q, j + 2, 0),
+    ];
   }
   return pairs;
 }
 
+// 1 + the digit's value for ASCII hex digits, 0 for anything else.
 const HEX = new Uint8Array(128);
-for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+for (const [i, c] of [...'0123456789abcdef'].entries()) {
+  HEX[c.charCodeAt(0)] = i + 1;
+  HEX[c.toUpperCase().charCodeAt(0)] = i + 1;
+}
 
 /**
  * The answer for a short query, computed in JS, or undefined when the query holds anything this
@@ -215,7 +226,7 @@ function shortPairs(q, raw) {
       escaped = true;
     } else if (c === 37 /* % */) {
       const hi = q.charCodeAt(i + 1);
-      if (!(hi >= 48 && hi <= 55) || HEX[q.charCodeAt(i + 2)] !== 1) return undefined;
+      if (!(hi >= 48 && hi <= 55) || !(HEX[q.charCodeAt(i + 2)] > 0)) return undefined;
       escaped = true;
       i += 2;
     } else if (c < 0x20 || c > 0x7e) {
@@ -225,9 +236,23 @@ function shortPairs(q, raw) {
   return pairs;
 }
 
+/** `+` → space and `%XX` → its byte, for text shortPairs vetted (ASCII escapes only). */
 function unescape(s) {
-  if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
-  return decodeURIComponent(s.replaceAll('+', ' '));
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 43 /* + */) {
+      out += `${s.slice(last, i)} `;
+      last = i + 1;
+    } else if (c === 37 /* % */) {
+      const byte = (HEX[s.charCodeAt(i + 1)] - 1) * 16 + HEX[s.charCodeAt(i + 2)] - 1;
+      out += s.slice(last, i) + String.fromCharCode(byte);
+      i += 2;
+      last = i + 1;
+    }
+  }
+  return last === 0 ? s : out + s.slice(last);
 }
 
 // ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
