@@ -42,8 +42,8 @@ const REG_NAME: u8 = 1 << 2;
 const IPV6: u8 = 1 << 3;
 /// RFC 3986 §2.3 unreserved: what an RFC 6874 zone id may hold unescaped.
 const UNRESERVED: u8 = 1 << 4;
-/// Inside `[...]`: `IPv6address` and `IPvFuture` bytes other than `%`.
-const IP_LITERAL: u8 = 1 << 5;
+/// After the `.` of an RFC 3986 §3.2.2 `IPvFuture`: unreserved / sub-delims / `:`.
+const IPV_FUTURE: u8 = 1 << 5;
 
 const fn set(t: &mut [u8; 256], bytes: &[u8], class: u8) {
     let mut i = 0;
@@ -63,7 +63,7 @@ const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
 
 const fn classes() -> [u8; 256] {
     let mut t = [0u8; 256];
-    let all_names = PATH | SCHEME | REG_NAME | UNRESERVED | IP_LITERAL;
+    let all_names = PATH | SCHEME | REG_NAME | UNRESERVED | IPV_FUTURE;
     // ALPHA, DIGIT: everywhere a name may go.
     set_range(&mut t, b'a', b'z', all_names);
     set_range(&mut t, b'A', b'Z', all_names);
@@ -73,13 +73,13 @@ const fn classes() -> [u8; 256] {
     set_range(&mut t, b'A', b'F', IPV6);
     // unreserved punctuation `-` `.` `_` `~`; `.` also ends an IPv4 tail, `+` `-` `.` are
     // scheme characters.
-    set(&mut t, b"-._~", PATH | REG_NAME | UNRESERVED | IP_LITERAL);
+    set(&mut t, b"-._~", PATH | REG_NAME | UNRESERVED | IPV_FUTURE);
     set(&mut t, b"+-.", SCHEME);
     set(&mut t, b".", IPV6);
     // sub-delims `!` `$` `&` `'` `(` `)` `*` `+` `,` `;` `=`.
-    set(&mut t, b"!$&'()*+,;=", PATH | REG_NAME | IP_LITERAL);
+    set(&mut t, b"!$&'()*+,;=", PATH | REG_NAME | IPV_FUTURE);
     // `:` separates IPv6 groups; `:` and `@` are pchar; `/` separates segments.
-    set(&mut t, b":", PATH | IPV6 | IP_LITERAL);
+    set(&mut t, b":", PATH | IPV6 | IPV_FUTURE);
     set(&mut t, b"@/", PATH);
     // Everything else (controls, space, `"` `#` `%` `<` `>` `?` `[` `\` `]` `^` `` ` `` `{`
     // `|` `}`, DEL and every non-ASCII byte) is in no class.
@@ -243,8 +243,8 @@ fn write_path(out: &mut String, s: &str) {
     out.push_str(&s[run..]);
 }
 
-/// How a path argument is written: the `/` we add when it lacks one, and whether its own
-/// trailing `/` is dropped because the path that follows brings one.
+/// A path argument as written: its text (maybe without its trailing `/`, see [`Paths::new`])
+/// and whether it needs the leading `/` it lacks.
 #[derive(Clone, Copy)]
 struct PathPart<'a> {
     add_slash: bool,
@@ -309,6 +309,13 @@ impl<'a> Paths<'a> {
     }
 }
 
+/// The sum of the parts' lengths; `None` if one of them or the sum overflows `usize`.
+fn total(parts: &[Option<usize>]) -> Option<usize> {
+    parts
+        .iter()
+        .try_fold(0usize, |sum, &part| sum.checked_add(part?))
+}
+
 /// A query or fragment with its leading mark (`?` / `#`) added when missing.
 fn mark_len(s: &str, mark: char) -> usize {
     usize::from(!s.is_empty() && !s.starts_with(mark))
@@ -364,13 +371,7 @@ fn write_fragment(out: &mut String, f: &str) {
 /// ```
 pub fn build_relative(path_base: &str, path: &str, query: &str, fragment: &str) -> String {
     let paths = Paths::new(path_base, path);
-    let len = (|| {
-        paths
-            .len()?
-            .checked_add(query_len(query)?)?
-            .checked_add(fragment_len(fragment)?)
-    })();
-    let Some(len) = len else {
+    let Some(len) = total(&[paths.len(), query_len(query), fragment_len(fragment)]) else {
         alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>());
     };
     let mut out = String::with_capacity(len);
@@ -489,6 +490,60 @@ fn invalid_in(s: &[u8], class: u8, at: usize) -> Result<(), UriError> {
     Ok(())
 }
 
+/// Checks an IPv6 address in RFC 4291 §2.2 text form (as `core::net` parses it, IPv4 tail
+/// included); `at` is where it starts in the host.
+fn check_ipv6(addr: &str, at: usize) -> Result<(), UriError> {
+    if let Some(bad) = addr.bytes().position(|b| !is(b, IPV6)) {
+        return Err(UriError::new(UriErrorKind::InvalidHost, at + bad));
+    }
+    match addr.parse::<core::net::Ipv6Addr>() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(UriError::new(UriErrorKind::InvalidHost, at)),
+    }
+}
+
+/// Checks an RFC 6874 zone id: non-empty, unreserved bytes, and `%XX` escapes only when it
+/// is already in URI form (`in_uri`).
+fn check_zone(zone: &str, at: usize, in_uri: bool) -> Result<(), UriError> {
+    if zone.is_empty() {
+        return Err(UriError::new(UriErrorKind::InvalidHost, at));
+    }
+    if in_uri {
+        return invalid_in(zone.as_bytes(), UNRESERVED, at);
+    }
+    match zone.bytes().position(|b| !is(b, UNRESERVED)) {
+        Some(bad) => Err(UriError::new(UriErrorKind::InvalidHost, at + bad)),
+        None => Ok(()),
+    }
+}
+
+/// Checks the inside of `[...]` (which starts at byte 1 of the host): RFC 3986 §3.2.2
+/// `IPvFuture` (`v` HEXDIG... `.` ...), or an IPv6 address with an optional RFC 6874 `%25zone`.
+fn check_ip_literal(inner: &str) -> Result<(), UriError> {
+    if inner.starts_with(['v', 'V']) {
+        return match inner.find('.') {
+            Some(dot) if dot > 1 && dot + 1 < inner.len() => {
+                if let Some(bad) = inner[1..dot].bytes().position(|b| !b.is_ascii_hexdigit()) {
+                    return Err(UriError::new(UriErrorKind::InvalidHost, 2 + bad));
+                }
+                match inner[dot + 1..].bytes().position(|b| !is(b, IPV_FUTURE)) {
+                    Some(bad) => Err(UriError::new(UriErrorKind::InvalidHost, dot + 2 + bad)),
+                    None => Ok(()),
+                }
+            }
+            _ => Err(UriError::new(UriErrorKind::InvalidHost, 1)),
+        };
+    }
+    match inner.find("%25") {
+        Some(p) => {
+            check_ipv6(&inner[..p], 1)?;
+            // In a URI the zone's own bytes may be escaped too (RFC 6874 §2 `ZoneID`).
+            check_zone(&inner[p + 3..], 1 + p + 3, true)
+        }
+        None => check_ipv6(inner, 1),
+    }
+}
+
 fn parse_host(host: &str) -> Result<Host<'_>, UriError> {
     let bytes = host.as_bytes();
     if bytes.is_empty() {
@@ -500,11 +555,7 @@ fn parse_host(host: &str) -> Result<Host<'_>, UriError> {
         let Some(close) = memchr::memchr(b']', bytes) else {
             return Err(UriError::new(UriErrorKind::InvalidHost, bytes.len()));
         };
-        let inner = &bytes[1..close];
-        if inner.is_empty() {
-            return Err(UriError::new(UriErrorKind::InvalidHost, close));
-        }
-        invalid_in(inner, IP_LITERAL, 1)?;
+        check_ip_literal(&host[1..close])?;
         let port = match bytes.get(close + 1) {
             None => None,
             Some(b':') => {
@@ -529,17 +580,9 @@ fn parse_host(host: &str) -> Result<Host<'_>, UriError> {
             Some(p) => (&host[..p], Some(&host[p + 1..])),
             None => (host, None),
         };
-        if let Some(bad) = addr.bytes().position(|b| !is(b, IPV6)) {
-            return Err(UriError::new(UriErrorKind::InvalidHost, bad));
-        }
+        check_ipv6(addr, 0)?;
         if let Some(zone) = zone {
-            let at = addr.len() + 1;
-            if zone.is_empty() {
-                return Err(UriError::new(UriErrorKind::InvalidHost, at));
-            }
-            if let Some(bad) = zone.bytes().position(|b| !is(b, UNRESERVED)) {
-                return Err(UriError::new(UriErrorKind::InvalidHost, at + bad));
-            }
+            check_zone(zone, addr.len() + 1, false)?;
         }
         return Ok(Host {
             form: HostForm::Ipv6 { addr, zone },
@@ -696,15 +739,14 @@ pub fn build_absolute(
     }
     let host = parse_host(host)?;
     let paths = Paths::new(path_base, path);
-    let len = (|| {
-        scheme
-            .len()
-            .checked_add(3)?
-            .checked_add(host.len()?)?
-            .checked_add(paths.len()?)?
-            .checked_add(query_len(query)?)?
-            .checked_add(fragment_len(fragment)?)
-    })()
+    let len = total(&[
+        Some(scheme.len()),
+        Some("://".len()),
+        host.len(),
+        paths.len(),
+        query_len(query),
+        fragment_len(fragment),
+    ])
     .ok_or(UriError::new(UriErrorKind::TooLong, 0))?;
     let mut out = String::with_capacity(len);
     out.push_str(scheme);

@@ -28,10 +28,13 @@ fn plain_path() -> impl Strategy<Value = String> {
 }
 
 fn host() -> impl Strategy<Value = String> {
+    let ipv6 = any::<[u16; 8]>().prop_map(|g| std::net::Ipv6Addr::from(g).to_string());
     prop_oneof![
         "[a-zA-Z0-9._~!$&'()*+,;=-]{1,20}(:[1-9][0-9]{0,3})?",
-        "[0-9a-f]{1,4}:[0-9a-f]{0,4}:[0-9a-f]{1,4}",
-        "\\[[0-9a-f:]{2,20}\\](:[1-9][0-9]{0,3})?",
+        // Bare (gets brackets) and bracketed with a port.
+        ipv6.clone()
+            .prop_filter("two colons or more", |a| a.matches(':').count() >= 2),
+        (ipv6, 1..=65535u16).prop_map(|(a, port)| format!("[{a}]:{port}")),
     ]
 }
 
