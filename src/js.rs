@@ -19,6 +19,7 @@
 //! borrows without a fallback.
 #![forbid(unsafe_code)]
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
@@ -26,7 +27,7 @@ use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use wasm_bindgen::prelude::*;
 
-use crate::{query, uri};
+use crate::{disposition, query, uri};
 
 /// Largest input, in bytes of UTF-8, JS may hand over: JS caps strings at 1 MiB of UTF-16 code
 /// units, which is at most 3 MiB of UTF-8. Wasm memory never shrinks, so this bounds it.
@@ -198,6 +199,17 @@ impl Out<'_> {
         }
     }
 
+    /// Tokens (types, parameter names) are ASCII; they are answered lowercased.
+    fn lower(&mut self, s: &str) {
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            let start = self.text.len() as u32;
+            self.text.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
+            self.span(TAG_TEXT, start, self.text.len() as u32);
+        } else {
+            self.str(s);
+        }
+    }
+
     fn opt(&mut self, s: Option<&str>) {
         match s {
             Some(s) => self.str(s),
@@ -216,7 +228,12 @@ impl Out<'_> {
         self.spans.clear();
         let mut msg = String::new();
         let _ = write!(msg, "{message}");
-        let index = Utf16Index::new(self.input).at(offset);
+        // Builders have no single input to index into: their offset stands for both.
+        let index = if self.input.is_empty() {
+            offset as u32
+        } else {
+            Utf16Index::new(self.input).at(offset)
+        };
         HEADER[H_ERR_OFFSET].store(offset as u32, Relaxed);
         HEADER[H_ERR_INDEX].store(index, Relaxed);
         self.ascii_input = false;
@@ -267,6 +284,14 @@ fn query_profile(p: u32) -> query::Profile {
         1 => query::Profile::DotNet,
         2 => query::Profile::Strict,
         _ => query::Profile::Whatwg,
+    }
+}
+
+fn disposition_profile(p: u32) -> disposition::Profile {
+    match p {
+        1 => disposition::Profile::Browser,
+        2 => disposition::Profile::DotNet,
+        _ => disposition::Profile::Strict,
     }
 }
 
@@ -393,6 +418,30 @@ pub fn rp_query_map(len: u32, profile: u32, ignore_case: bool, ascii_input: bool
     })
 }
 
+/// `parseContentDisposition`: type (lowercased), effective filename or `null`, then each
+/// parameter's lowercased name and value; returns the parameter count or [`ERR`].
+#[wasm_bindgen]
+pub fn rp_disposition(len: u32, profile: u32, decode_2047: bool, ascii_input: bool) -> i32 {
+    answer(len, ascii_input, |out| {
+        let input = out.input;
+        let cd = match disposition::ContentDisposition::parse(input, disposition_profile(profile)) {
+            Ok(cd) => cd,
+            Err(e) => return out.error(e.offset, e),
+        };
+        out.lower(cd.disposition_type());
+        let filename = cd.filename_with(disposition::FilenameOptions { decode_2047 });
+        out.opt(filename.as_deref());
+        let mut n = 0;
+        for p in cd.params() {
+            out.lower(p.name());
+            let value: Cow<'_, str> = p.value();
+            out.str(&value);
+            n += 1;
+        }
+        n
+    })
+}
+
 /// `splitAbsolute`: scheme, host, path, query, fragment; returns 5 or [`ERR`].
 #[wasm_bindgen]
 pub fn rp_split_absolute(len: u32, ascii_input: bool) -> i32 {
@@ -462,4 +511,29 @@ pub fn rp_build_absolute(
 #[wasm_bindgen]
 pub fn rp_build_relative(path_base: &str, path: &str, query: &str, fragment: &str) -> String {
     uri::build_relative(path_base, path, query, fragment)
+}
+
+/// `formatContentDisposition`: `params` holds names and values alternately.
+#[wasm_bindgen]
+pub fn rp_format_disposition(
+    disposition_type: &str,
+    filename: Option<String>,
+    params: Vec<String>,
+) -> Option<String> {
+    let mut b = disposition::DispositionBuilder::new(disposition_type);
+    if let Some(f) = filename.as_deref() {
+        b = b.filename(f);
+    }
+    for pair in params.chunks_exact(2) {
+        if let [name, value] = pair {
+            b = b.param(name, value);
+        }
+    }
+    match b.try_build() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            build_error(e.offset, e);
+            None
+        }
+    }
 }
