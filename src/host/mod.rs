@@ -1,1 +1,478 @@
-//! The native host shim (issue 5).
+//! The native host shim (issue 5): an HTTP/1.1 inspection server whose idle connections cost
+//! almost nothing.
+//!
+//! One [`mio`] event loop per thread, each with its own `SO_REUSEPORT` listener, its own
+//! [`Pool`] of 4 KiB segments and one 64 KiB scratch buffer. A connection is a slab record of a
+//! few words: it holds no buffer while it waits, reads only when the socket is readable (into
+//! the scratch), and keeps in rented segments only the unparsed tail of a request or the part
+//! of a response the kernel did not take. See `DESIGN.md`, "data flow of one request".
+//!
+//! ```no_run
+//! use reqparse::host::{Config, Server};
+//! let server = Server::bind(Config { addr: "127.0.0.1:0".parse().unwrap(), ..Config::default() })?;
+//! println!("listening on http://{}", server.local_addr());
+//! let stop = server.shutdown_handle();
+//! std::thread::spawn(move || { std::thread::sleep(std::time::Duration::from_secs(1)); stop.shutdown(); });
+//! server.run()?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+mod event_loop;
+pub mod http1;
+mod pipe;
+mod pool;
+mod signal;
+pub mod timer;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use pipe::{Exhausted, Pipe, Thresholds};
+pub use pool::{Pool, Segment};
+
+/// Which implementation turns a request head into the JSON answer.
+#[derive(Default)]
+pub enum Engine {
+    /// The Rust core, called directly.
+    #[default]
+    Native,
+    /// The WebAssembly component, run by wasmtime (one instance per loop).
+    #[cfg(feature = "engine-wasm")]
+    Wasm(crate::engine::WasmEngine),
+}
+
+impl core::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Engine::Native => f.write_str("Native"),
+            #[cfg(feature = "engine-wasm")]
+            Engine::Wasm(_) => f.write_str("Wasm"),
+        }
+    }
+}
+
+/// Minimum request-body data rate (Kestrel's `MinRequestBodyDataRate`): after `grace`, a body
+/// must keep arriving at `bytes_per_second` on average or the connection is closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MinDataRate {
+    /// Average bytes per second required once the grace period is over.
+    pub bytes_per_second: u32,
+    /// Time allowed before the rate applies.
+    pub grace: Duration,
+}
+
+/// Limits on everything a peer controls. Each one is a status code or a close the peer sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Time allowed from a connection's start (or a request's first byte) to the end of its
+    /// head; on expiry the shim answers 408 and closes. Default 30 s (Kestrel). Cuts off slowloris.
+    pub header_timeout: Duration,
+    /// Minimum body data rate; `None` disables it. Default 240 B/s after 5 s (Kestrel).
+    pub min_data_rate: Option<MinDataRate>,
+    /// How long a keep-alive connection may sit idle between requests. Default 130 s (Kestrel).
+    pub keep_alive_timeout: Duration,
+    /// How long a response may wait for the peer to read it without any progress. Default 30 s.
+    pub write_timeout: Duration,
+    /// After an error response, how long the shim keeps reading (and discarding) before closing,
+    /// so the peer sees the response instead of a reset. Default 2 s.
+    pub close_linger: Duration,
+    /// Longest request line in bytes (without CRLF); longer → 414 and close. Default 8 KiB.
+    pub max_request_line: usize,
+    /// Largest header section in bytes; larger → 431 and close. Default 32 KiB.
+    pub max_header_bytes: usize,
+    /// Most header fields; more → 431 and close. Default 100, at most [`http1::MAX_HEADERS_CAP`].
+    pub max_headers: usize,
+    /// Requests answered per connection per readiness turn; the rest waits for the next turn, so
+    /// one pipelining client cannot starve the others. Default 16.
+    pub max_pipelined: usize,
+    /// Largest `Content-Length` accepted (the body is read and discarded); larger → 413 and
+    /// close. Default 30,000,000 (Kestrel).
+    pub max_body: u64,
+    /// Readiness events handled per `poll` wakeup. Default 1024.
+    pub max_events_per_wakeup: usize,
+    /// Unsent response bytes at which a connection stops reading requests, and at which it
+    /// resumes. Default 64 KiB / 16 KiB.
+    pub output: Thresholds,
+    /// How long accepting pauses after `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`. Default 100 ms.
+    pub accept_backoff: Duration,
+}
+
+impl Default for Limits {
+    /// The documented defaults.
+    ///
+    /// ```
+    /// let limits = reqparse::host::Limits::default();
+    /// assert_eq!((limits.max_request_line, limits.max_header_bytes, limits.max_headers), (8192, 32768, 100));
+    /// ```
+    fn default() -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(30),
+            min_data_rate: Some(MinDataRate {
+                bytes_per_second: 240,
+                grace: Duration::from_secs(5),
+            }),
+            keep_alive_timeout: Duration::from_secs(130),
+            write_timeout: Duration::from_secs(30),
+            close_linger: Duration::from_secs(2),
+            max_request_line: 8 * 1024,
+            max_header_bytes: 32 * 1024,
+            max_headers: 100,
+            max_pipelined: 16,
+            max_body: 30_000_000,
+            max_events_per_wakeup: 1024,
+            output: Thresholds {
+                pause: 64 * 1024,
+                resume: 16 * 1024,
+            },
+            accept_backoff: Duration::from_millis(100),
+        }
+    }
+}
+
+/// Server configuration.
+#[derive(Debug)]
+pub struct Config {
+    /// Address to listen on. Default `127.0.0.1:8080`.
+    pub addr: SocketAddr,
+    /// Event loops (threads), each with its own `SO_REUSEPORT` listener. Default: available cores.
+    pub threads: usize,
+    /// Native core or the wasm component. Default native.
+    pub engine: Engine,
+    /// Limits on what peers control.
+    pub limits: Limits,
+    /// Bytes per pooled segment. Default 4 KiB.
+    pub segment_size: usize,
+    /// Cap on segment memory per loop (rented + kept). At the cap, connections stop reading.
+    /// Default 64 MiB.
+    pub pool_max_bytes: usize,
+    /// Segments not rented during a whole interval are freed. Default 10 s.
+    pub pool_idle_release: Duration,
+    /// Per-loop scratch buffer that every read goes into. Default 64 KiB; raised if needed to
+    /// hold the largest head the limits allow.
+    pub scratch_size: usize,
+    /// Timer wheel resolution. Default 10 ms.
+    pub timer_tick: Duration,
+}
+
+impl Default for Config {
+    /// `127.0.0.1:8080`, one loop per available core, native engine, default limits.
+    ///
+    /// ```
+    /// let config = reqparse::host::Config::default();
+    /// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
+    /// assert!(config.threads >= 1);
+    /// ```
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            engine: Engine::Native,
+            limits: Limits::default(),
+            segment_size: 4096,
+            pool_max_bytes: 64 << 20,
+            pool_idle_release: Duration::from_secs(10),
+            scratch_size: 64 * 1024,
+            timer_tick: Duration::from_millis(10),
+        }
+    }
+}
+
+/// Live figures summed over the loops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Open connections.
+    pub connections: usize,
+    /// Segments rented out of the pools (held by pipes).
+    pub rented_segments: usize,
+    /// Bytes of free segments kept by the pools for reuse.
+    pub pooled_bytes: usize,
+    /// Times accepting paused because the process or system ran out of descriptors or memory.
+    pub accept_backoffs: u64,
+    /// Requests answered (any status).
+    pub responses: u64,
+}
+
+#[derive(Debug, Default)]
+struct LoopStats {
+    connections: AtomicUsize,
+    rented_segments: AtomicUsize,
+    pooled_bytes: AtomicUsize,
+    accept_backoffs: AtomicU64,
+    responses: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Shared {
+    stop: AtomicBool,
+    wakers: Vec<mio::Waker>,
+}
+
+/// Reads a running [`Server`]'s [`Stats`] from any thread.
+#[derive(Clone, Debug)]
+pub struct StatsHandle {
+    loops: Vec<Arc<LoopStats>>,
+}
+
+impl StatsHandle {
+    /// Figures summed over the loops (each loop publishes them after every wakeup).
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// assert_eq!(server.stats_handle().stats().rented_segments, 0);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        for l in &self.loops {
+            s.connections += l.connections.load(Ordering::Relaxed);
+            s.rented_segments += l.rented_segments.load(Ordering::Relaxed);
+            s.pooled_bytes += l.pooled_bytes.load(Ordering::Relaxed);
+            s.accept_backoffs += l.accept_backoffs.load(Ordering::Relaxed);
+            s.responses += l.responses.load(Ordering::Relaxed);
+        }
+        s
+    }
+}
+
+/// Stops a running [`Server`] from any thread.
+///
+/// ```no_run
+/// let server = reqparse::host::Server::bind(Default::default())?;
+/// let stop = server.shutdown_handle();
+/// std::thread::spawn(move || stop.shutdown());
+/// server.run()?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ShutdownHandle {
+    shared: Arc<Shared>,
+}
+
+impl ShutdownHandle {
+    /// Asks every loop to close its connections and return; `run` then returns `Ok(())`.
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// server.shutdown_handle().shutdown(); // run() will return at once
+    /// server.run()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn shutdown(&self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        for waker in &self.shared.wakers {
+            // A failed wake means the loop is gone already.
+            let _ = waker.wake();
+        }
+    }
+}
+
+/// A bound, not yet running server.
+#[derive(Debug)]
+pub struct Server {
+    seeds: Vec<event_loop::Seed>,
+    local_addr: SocketAddr,
+    shared: Arc<Shared>,
+    stats: Vec<Arc<LoopStats>>,
+    config: Config,
+}
+
+impl Server {
+    /// Binds one `SO_REUSEPORT` listener per loop (port 0 picks one port for all of them).
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(reqparse::host::Config {
+    ///     addr: "127.0.0.1:0".parse().unwrap(),
+    ///     ..Default::default()
+    /// })?;
+    /// assert_ne!(server.local_addr().port(), 0);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn bind(mut config: Config) -> io::Result<Server> {
+        let l = &config.limits;
+        let invalid = |what: &str| {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("host config: {what}"),
+            ))
+        };
+        if config.threads == 0 {
+            return invalid("threads must be at least 1");
+        }
+        if l.max_headers > http1::MAX_HEADERS_CAP {
+            return invalid("max_headers is over 256");
+        }
+        if config.segment_size == 0 || l.max_pipelined == 0 || l.max_events_per_wakeup == 0 {
+            return invalid(
+                "segment_size, max_pipelined and max_events_per_wakeup must be positive",
+            );
+        }
+        if l.output.resume > l.output.pause {
+            return invalid("output.resume is above output.pause");
+        }
+        // The longest incomplete head `http1::parse` may ask to keep: leading empty lines, the
+        // request line and the header section. The scratch must hold it and one more byte.
+        let largest_head = l
+            .max_request_line
+            .saturating_mul(2)
+            .saturating_add(l.max_header_bytes)
+            .saturating_add(8);
+        config.scratch_size = config
+            .scratch_size
+            .max(largest_head)
+            .max(config.segment_size);
+        let mut addr = config.addr;
+        let mut seeds = Vec::with_capacity(config.threads);
+        let mut wakers = Vec::with_capacity(config.threads);
+        for _ in 0..config.threads {
+            let (seed, waker) = event_loop::Seed::bind(addr)?;
+            addr = seed.local_addr()?;
+            seeds.push(seed);
+            wakers.push(waker);
+        }
+        Ok(Server {
+            local_addr: addr,
+            stats: seeds.iter().map(|_| Arc::default()).collect(),
+            seeds,
+            shared: Arc::new(Shared {
+                stop: AtomicBool::new(false),
+                wakers,
+            }),
+            config,
+        })
+    }
+
+    /// The address the listeners are bound to.
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// println!("http://{}", server.local_addr());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// A handle that stops the server from another thread.
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// let _stop = server.shutdown_handle();
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        ShutdownHandle {
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Live [`Stats`] now (all zero before `run`).
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// assert_eq!(server.stats().connections, 0);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn stats(&self) -> Stats {
+        self.stats_handle().stats()
+    }
+
+    /// A handle that reads [`Stats`] from another thread while `run` blocks.
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// let stats = server.stats_handle();
+    /// std::thread::spawn(move || println!("{:?}", stats.stats()));
+    /// server.run()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn stats_handle(&self) -> StatsHandle {
+        StatsHandle {
+            loops: self.stats.clone(),
+        }
+    }
+
+    /// Runs the loops (one thread each) until [`ShutdownHandle::shutdown`]; connections are
+    /// closed and every segment given back before it returns.
+    ///
+    /// ```no_run
+    /// let server = reqparse::host::Server::bind(Default::default())?;
+    /// server.run()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn run(self) -> io::Result<()> {
+        let Server {
+            seeds,
+            shared,
+            stats,
+            config,
+            ..
+        } = self;
+        let config = &config;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = seeds
+                .into_iter()
+                .zip(stats)
+                .enumerate()
+                .map(|(i, (seed, stats))| {
+                    let shared = shared.clone();
+                    std::thread::Builder::new()
+                        .name(format!("reqparse-loop-{i}"))
+                        .spawn_scoped(scope, move || {
+                            let result = event_loop::run(seed, config, &shared, &stats);
+                            if result.is_err() {
+                                // One loop failing stops the server rather than leaving it half up.
+                                ShutdownHandle {
+                                    shared: shared.clone(),
+                                }
+                                .shutdown();
+                            }
+                            result
+                        })
+                })
+                .collect::<io::Result<_>>()?;
+            let mut first_err = Ok(());
+            for h in handles {
+                let r = h
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("event loop panicked")));
+                if first_err.is_ok() {
+                    first_err = r;
+                }
+            }
+            first_err
+        })
+    }
+}
+
+/// Binds `config`, prints `listening on http://ADDR` to stderr and serves until SIGINT or
+/// SIGTERM, then closes every connection and returns `Ok(())`.
+///
+/// ```no_run
+/// reqparse::host::serve(reqparse::host::Config::default())?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn serve(config: Config) -> io::Result<()> {
+    // Blocked before the loop threads exist, so they inherit the mask and only the signal
+    // thread ever sees SIGINT/SIGTERM.
+    let signals = signal::Terminate::block()?;
+    let server = Server::bind(config)?;
+    eprintln!("listening on http://{}", server.local_addr());
+    let stop = server.shutdown_handle();
+    signals.spawn_waiter(move || stop.shutdown())?;
+    server.run()
+}
+
+/// The JSON answer for one request head, from the native core.
+// Placeholder until src/inspect.rs lands: method, host and target only.
+fn inspect_native(head: &http1::Head<'_>, out: &mut String) {
+    out.push_str("{\"method\":");
+    http1::json_string(out, head.method);
+    out.push_str(",\"host\":");
+    http1::json_string(out, head.host);
+    out.push_str(",\"target\":");
+    http1::json_string(out, head.target);
+    out.push('}');
+}

@@ -1,0 +1,466 @@
+//! HTTP/1.1 request heads: parsing with limits (each limit maps to a status code) and the few
+//! responses the shim writes.
+//!
+//! The head is parsed by `httparse` straight out of the loop's scratch buffer; this module adds
+//! what httparse leaves to the server: the request-line and header-size limits, the one
+//! `Host`, `Content-Length` semantics (RFC 9112 §6.3), and the keep-alive decision.
+
+use core::mem::MaybeUninit;
+use std::io::Write as _;
+
+use super::Limits;
+
+/// The most header slots the parser keeps on the stack; `Limits::max_headers` may not exceed it.
+pub const MAX_HEADERS_CAP: usize = 256;
+
+/// Why a request head was refused; each maps to the status the shim answers before closing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeadError {
+    /// Malformed request line or header, missing or repeated `Host`, bad `Content-Length` → 400.
+    BadRequest,
+    /// A body larger than `Limits::max_body` → 413.
+    PayloadTooLarge,
+    /// Request line longer than `Limits::max_request_line` → 414.
+    UriTooLong,
+    /// Header section over `Limits::max_header_bytes`, or more than `Limits::max_headers` fields → 431.
+    HeadersTooLarge,
+    /// `Transfer-Encoding` (chunked bodies are not supported) → 501.
+    NotImplemented,
+}
+
+impl HeadError {
+    /// The status code and reason phrase answered for this error.
+    ///
+    /// ```
+    /// use reqparse::host::http1::HeadError;
+    /// assert_eq!(HeadError::UriTooLong.status(), (414, "URI Too Long"));
+    /// ```
+    pub fn status(self) -> (u16, &'static str) {
+        match self {
+            HeadError::BadRequest => (400, "Bad Request"),
+            HeadError::PayloadTooLarge => (413, "Content Too Large"),
+            HeadError::UriTooLong => (414, "URI Too Long"),
+            HeadError::HeadersTooLarge => (431, "Request Header Fields Too Large"),
+            HeadError::NotImplemented => (501, "Not Implemented"),
+        }
+    }
+}
+
+impl core::fmt::Display for HeadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (code, reason) = self.status();
+        write!(f, "{code} {reason}")
+    }
+}
+
+impl std::error::Error for HeadError {}
+
+/// A complete, accepted request head, borrowing the bytes it was parsed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head<'b> {
+    /// Request method as sent.
+    pub method: &'b str,
+    /// Request target as sent (origin-form, absolute-form, …).
+    pub target: &'b str,
+    /// `1` for HTTP/1.1, `0` for HTTP/1.0.
+    pub minor_version: u8,
+    /// The `Host` header value (`""` for an HTTP/1.0 request without one).
+    pub host: &'b str,
+    /// Body length from `Content-Length` (0 when absent).
+    pub content_length: u64,
+    /// Whether the connection stays open after the response (RFC 9112 §9.3).
+    pub keep_alive: bool,
+    /// `Expect: 100-continue` was sent.
+    pub expect_continue: bool,
+    /// The first `Content-Disposition` header value, if any.
+    pub content_disposition: Option<&'b [u8]>,
+    /// Bytes the head took (request line, headers and the empty line).
+    pub len: usize,
+}
+
+/// Parses one request head from the start of `buf`.
+///
+/// `Ok(None)` means incomplete and still within the limits: read more.
+///
+/// ```
+/// use reqparse::host::{http1, Limits};
+/// let req = b"GET /a?b=c HTTP/1.1\r\nHost: example.com\r\n\r\nnext";
+/// let head = http1::parse(req, &Limits::default()).unwrap().unwrap();
+/// assert_eq!((head.method, head.target, head.host, head.len), ("GET", "/a?b=c", "example.com", 42));
+/// assert_eq!(http1::parse(&req[..20], &Limits::default()), Ok(None));
+/// ```
+pub fn parse<'b>(buf: &'b [u8], limits: &Limits) -> Result<Option<Head<'b>>, HeadError> {
+    // RFC 9112 §2.2: empty lines before the request line are ignored (httparse skips them
+    // too), but only a bounded run of them, or a CRLF flood would be buffered forever.
+    let start = buf
+        .iter()
+        .take(limits.max_request_line.saturating_add(1))
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .count();
+    if start > limits.max_request_line {
+        return Err(HeadError::BadRequest);
+    }
+    // The request line is bounded before httparse sees it, so a 1 MB target is refused with
+    // 414 after max_request_line bytes instead of being buffered to the header limit.
+    let rest = &buf[start..];
+    let window = &rest[..rest.len().min(limits.max_request_line.saturating_add(2))];
+    let line_end = match memchr::memchr(b'\n', window) {
+        Some(i) => {
+            let line = if i > 0 && window[i - 1] == b'\r' {
+                i - 1
+            } else {
+                i
+            };
+            if line > limits.max_request_line {
+                return Err(HeadError::UriTooLong);
+            }
+            start + i + 1
+        }
+        None if window.len() > limits.max_request_line.saturating_add(1) => {
+            return Err(HeadError::UriTooLong)
+        }
+        None => return Ok(None),
+    };
+    let mut slots = [MaybeUninit::<httparse::Header<'b>>::uninit(); MAX_HEADERS_CAP];
+    let slots = &mut slots[..limits.max_headers.min(MAX_HEADERS_CAP)];
+    let mut req = httparse::Request::new(&mut []);
+    let len = match req.parse_with_uninit_headers(buf, slots) {
+        Ok(httparse::Status::Complete(n)) => n,
+        Ok(httparse::Status::Partial) => {
+            return if buf.len() - line_end > limits.max_header_bytes {
+                Err(HeadError::HeadersTooLarge)
+            } else {
+                Ok(None)
+            };
+        }
+        Err(httparse::Error::TooManyHeaders) => return Err(HeadError::HeadersTooLarge),
+        Err(_) => return Err(HeadError::BadRequest),
+    };
+    // Header bytes excluding the final empty line.
+    if len.saturating_sub(line_end).saturating_sub(2) > limits.max_header_bytes {
+        return Err(HeadError::HeadersTooLarge);
+    }
+    let (Some(method), Some(target), Some(minor)) = (req.method, req.path, req.version) else {
+        return Err(HeadError::BadRequest);
+    };
+    let mut head = Head {
+        method,
+        target,
+        minor_version: minor,
+        host: "",
+        content_length: 0,
+        keep_alive: false,
+        expect_continue: false,
+        content_disposition: None,
+        len,
+    };
+    let (mut hosts, mut lengths) = (0u32, 0u32);
+    let (mut close, mut keep) = (false, false);
+    for h in req.headers.iter() {
+        let name = h.name.as_bytes();
+        if name.eq_ignore_ascii_case(b"host") {
+            hosts += 1;
+            head.host = core::str::from_utf8(h.value).map_err(|_| HeadError::BadRequest)?;
+        } else if name.eq_ignore_ascii_case(b"content-length") {
+            let n = parse_length(h.value).ok_or(HeadError::BadRequest)?;
+            if lengths > 0 && n != head.content_length {
+                return Err(HeadError::BadRequest);
+            }
+            lengths += 1;
+            head.content_length = n;
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            return Err(HeadError::NotImplemented);
+        } else if name.eq_ignore_ascii_case(b"connection") {
+            for token in h.value.split(|&b| b == b',') {
+                let token = token.trim_ascii();
+                close |= token.eq_ignore_ascii_case(b"close");
+                keep |= token.eq_ignore_ascii_case(b"keep-alive");
+            }
+        } else if name.eq_ignore_ascii_case(b"expect") {
+            head.expect_continue = h.value.trim_ascii().eq_ignore_ascii_case(b"100-continue");
+        } else if name.eq_ignore_ascii_case(b"content-disposition")
+            && head.content_disposition.is_none()
+        {
+            head.content_disposition = Some(h.value);
+        }
+    }
+    // RFC 9112 §3.2: a 1.1 request without exactly one Host is a 400.
+    if hosts > 1 || (hosts == 0 && minor >= 1) {
+        return Err(HeadError::BadRequest);
+    }
+    // RFC 9112 §9.3: 1.1 persists unless "close"; 1.0 only with "keep-alive".
+    head.keep_alive = !close && (minor >= 1 || keep);
+    if head.content_length > limits.max_body {
+        return Err(HeadError::PayloadTooLarge);
+    }
+    Ok(Some(head))
+}
+
+/// `Content-Length` is 1*DIGIT (RFC 9110 §8.6); anything else, or an overflow, is refused.
+fn parse_length(v: &[u8]) -> Option<u64> {
+    let v = v.trim_ascii();
+    if v.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in v {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(n)
+}
+
+/// Appends a complete response with a JSON body. `keep_alive == false` adds `Connection: close`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// reqparse::host::http1::write_response(&mut out, (200, "OK"), b"{}", true, true);
+/// assert_eq!(out, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+/// ```
+pub fn write_response(
+    out: &mut Vec<u8>,
+    status: (u16, &str),
+    body: &[u8],
+    keep_alive: bool,
+    http11: bool,
+) {
+    let (code, reason) = status;
+    // Writing into a Vec cannot fail.
+    let _ = write!(
+        out,
+        "HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    match (keep_alive, http11) {
+        (false, _) => out.extend_from_slice(b"Connection: close\r\n"),
+        (true, false) => out.extend_from_slice(b"Connection: keep-alive\r\n"),
+        (true, true) => {}
+    }
+    out.extend_from_slice(b"\r\n");
+    out.extend_from_slice(body);
+}
+
+/// Appends the one-line JSON error body the shim answers with, e.g. `{"error":"431 …"}`.
+///
+/// ```
+/// let mut body = String::new();
+/// reqparse::host::http1::error_body(&mut body, "bad \"thing\"");
+/// assert_eq!(body, r#"{"error":"bad \"thing\""}"#);
+/// ```
+pub fn error_body(out: &mut String, message: &str) {
+    out.push_str("{\"error\":");
+    json_string(out, message);
+    out.push('}');
+}
+
+/// Appends `s` as a JSON string literal.
+///
+/// ```
+/// let mut out = String::new();
+/// reqparse::host::http1::json_string(&mut out, "a\"\\\n\u{1}");
+/// assert_eq!(out, r#""a\"\\\n\u0001""#);
+/// ```
+pub fn json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                use core::fmt::Write as _;
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            max_request_line: 32,
+            max_header_bytes: 64,
+            max_headers: 4,
+            max_body: 1000,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn outcomes_table() {
+        let long_target = format!("GET /{} HTTP/1.1\r\n", "a".repeat(40));
+        let big_header = format!("GET / HTTP/1.1\r\nHost: h\r\nX: {}\r\n\r\n", "v".repeat(60));
+        type Fields<'a> = (&'a str, &'a str, &'a str, u64, bool);
+        type Case<'a> = (&'a str, &'a [u8], Result<Option<Fields<'a>>, HeadError>);
+        let cases: Vec<Case> = vec![
+            (
+                "RFC 9112 §3 origin-form",
+                b"GET /p?q HTTP/1.1\r\nHost: a\r\n\r\n",
+                Ok(Some(("GET", "/p?q", "a", 0, true))),
+            ),
+            (
+                "RFC 9112 §9.3 1.0 closes",
+                b"GET / HTTP/1.0\r\n\r\n",
+                Ok(Some(("GET", "/", "", 0, false))),
+            ),
+            (
+                "RFC 9112 §9.3 1.0 keep-alive",
+                b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+                Ok(Some(("GET", "/", "", 0, true))),
+            ),
+            (
+                "RFC 9112 §9.6 close",
+                b"GET / HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n",
+                Ok(Some(("GET", "/", "a", 0, false))),
+            ),
+            (
+                "RFC 9110 §8.6 length",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 12\r\n\r\n",
+                Ok(Some(("POST", "/", "a", 12, true))),
+            ),
+            (
+                "RFC 9110 §8.6 equal repeats",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\ncontent-length: 1\r\n\r\n",
+                Ok(Some(("POST", "/", "a", 1, true))),
+            ),
+            ("partial line", b"GET / HT", Ok(None)),
+            (
+                "RFC 9112 §2.2 leading empty lines",
+                b"\r\n\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+                Ok(Some(("GET", "/", "a", 0, true))),
+            ),
+            ("CRLF flood", &[b'\n'; 40], Err(HeadError::BadRequest)),
+            (
+                "partial headers",
+                b"GET / HTTP/1.1\r\nHost: a\r\n",
+                Ok(None),
+            ),
+            (
+                "RFC 9112 §3.2 missing Host",
+                b"GET / HTTP/1.1\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §3.2 two Hosts",
+                b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §6.3 conflicting lengths",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9110 §8.6 signed length",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +1\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "length overflow",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "Kestrel MaxRequestBodySize",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1001\r\n\r\n",
+                Err(HeadError::PayloadTooLarge),
+            ),
+            (
+                "chunked unsupported",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                Err(HeadError::NotImplemented),
+            ),
+            (
+                "garbage",
+                b"\x01\x02 / HTTP/1.1\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "bad version",
+                b"GET / HTTP/2.0\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "Kestrel MaxRequestLineSize complete",
+                long_target.as_bytes(),
+                Err(HeadError::UriTooLong),
+            ),
+            (
+                "Kestrel MaxRequestLineSize partial",
+                &long_target.as_bytes()[..36],
+                Err(HeadError::UriTooLong),
+            ),
+            (
+                "Kestrel MaxRequestHeadersTotalSize",
+                big_header.as_bytes(),
+                Err(HeadError::HeadersTooLarge),
+            ),
+            (
+                "Kestrel MaxRequestHeadersTotalSize partial",
+                &big_header.as_bytes()[..90],
+                Err(HeadError::HeadersTooLarge),
+            ),
+            (
+                "Kestrel MaxRequestHeaderCount",
+                b"GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\n\r\n",
+                Err(HeadError::HeadersTooLarge),
+            ),
+        ];
+        for (source, input, expect) in cases {
+            let got = parse(input, &limits())
+                .map(|o| o.map(|h| (h.method, h.target, h.host, h.content_length, h.keep_alive)));
+            assert_eq!(got, expect, "{source}");
+        }
+    }
+
+    #[test]
+    fn line_limit_is_exact() {
+        // A request line of exactly max_request_line bytes passes, one more is 414.
+        for (extra, expect_ok) in [(0usize, true), (1, false)] {
+            let target = "x".repeat(32 - "GET / HTTP/1.1".len() + extra);
+            let req = format!("GET /{target} HTTP/1.1\r\nHost: a\r\n\r\n");
+            assert_eq!(req.find('\r').unwrap(), 33 + extra - 1);
+            assert_eq!(
+                parse(req.as_bytes(), &limits()).is_ok(),
+                expect_ok,
+                "extra {extra}"
+            );
+        }
+    }
+
+    #[test]
+    fn head_fields() {
+        let req = b"POST /up HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Disposition: attachment; filename=a.txt\r\nContent-Length: 3\r\n\r\nabc";
+        let h = parse(req, &Limits::default()).unwrap().unwrap();
+        assert!(h.expect_continue);
+        assert_eq!(
+            h.content_disposition,
+            Some(&b"attachment; filename=a.txt"[..])
+        );
+        assert_eq!(h.len, req.len() - 3);
+    }
+
+    #[test]
+    fn responses() {
+        type Case<'a> = ((u16, &'a str), &'a [u8], bool, bool, &'a [u8]);
+        let cases: &[Case] = &[
+            ((200, "OK"), b"{}", true, true, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
+            ((200, "OK"), b"", true, false, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n"),
+            ((400, "Bad Request"), b"{}", false, true, b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"),
+        ];
+        for &(status, body, ka, h11, expect) in cases {
+            let mut out = Vec::new();
+            write_response(&mut out, status, body, ka, h11);
+            assert_eq!(out, expect);
+        }
+    }
+}
