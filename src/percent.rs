@@ -73,5 +73,9 @@ pub fn escape_at(bytes: &[u8]) -> Option<u8> {
 /// ```
 #[inline]
 pub fn write_escape(b: u8, out: &mut [u8; 3]) {
-    *out = [b'%', HEX_UPPER[(b >> 4) as usize], HEX_UPPER[(b & 0xF) as usize]];
+    *out = [
+        b'%',
+        HEX_UPPER[(b >> 4) as usize],
+        HEX_UPPER[(b & 0xF) as usize],
+    ];
 }

@@ -1,0 +1,455 @@
+'use strict';
+// The idiomatic JS layer over the wasm exports of src/js.rs. Parsing happens in wasm; this file
+// moves strings across the boundary (see src/js.rs for the span protocol) and shapes answers.
+
+const wasm = require('./pkg/reqparse.js');
+
+/** Longest input accepted, in UTF-16 code units (wasm memory never shrinks: this bounds it). */
+const MAX_INPUT_LENGTH = 1 << 20;
+
+/** Below this length a pure-JS scan beats the fixed cost of a wasm call (see queryPairs). */
+const SHORT_QUERY = 32;
+
+const MASK = 0x3fffffff;
+const H_SPANS = 0;
+const H_SPANS_LEN = 1;
+const H_TEXT = 2;
+const H_TEXT_LEN = 3;
+const H_UTF16 = 4;
+const H_UTF16_LEN = 5;
+const H_ERR_OFFSET = 6;
+const H_ERR_INDEX = 7;
+
+/**
+ * Thrown for input reqparse rejects. `offset` is the byte offset in the input's UTF-8 encoding
+ * (what every reqparse face reports); `index` is the same position as a UTF-16 index into the
+ * JS string.
+ */
+class ReqparseError extends TypeError {
+  constructor(message, offset, index = offset) {
+    super(message);
+    this.name = 'ReqparseError';
+    this.offset = offset;
+    this.index = index;
+  }
+}
+
+const memory = wasm.rp_memory();
+const header = wasm.rp_header() >>> 2;
+let u32;
+let bytes;
+let inputPtr = 0;
+let inputCap = 0;
+let inputView;
+
+// Views detach whenever wasm memory grows; a detached view has length 0.
+function views() {
+  u32 = new Uint32Array(memory.buffer);
+  bytes = Buffer.from(memory.buffer);
+  inputView = bytes.subarray(inputPtr, inputPtr + inputCap);
+}
+views();
+
+// Decoded buffers of the last answer, sliced by str().
+let text = '';
+let utf16 = '';
+
+function checkLength(s) {
+  if (s.length > MAX_INPUT_LENGTH) {
+    throw new ReqparseError(
+      `input of ${s.length} UTF-16 code units is over the limit of ${MAX_INPUT_LENGTH}`,
+      MAX_INPUT_LENGTH,
+    );
+  }
+}
+
+/** Writes `s` as UTF-8 into the wasm input buffer; returns the byte length. */
+function write(s) {
+  checkLength(s);
+  // encodeInto writes at most 3 bytes per UTF-16 unit.
+  const need = s.length * 3;
+  if (need > inputCap) {
+    inputPtr = wasm.rp_input(need);
+    if (inputPtr === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    inputCap = need;
+    views();
+  } else if (u32.length === 0) {
+    views();
+  }
+  return inputView.utf8Write(s, 0, need);
+}
+
+function answer() {
+  if (u32.length === 0) views();
+  const textLen = u32[header + H_TEXT_LEN];
+  if (textLen !== 0) {
+    const p = u32[header + H_TEXT];
+    text = bytes.latin1Slice(p, p + textLen);
+  }
+  const utf16Len = u32[header + H_UTF16_LEN];
+  if (utf16Len !== 0) {
+    const p = u32[header + H_UTF16];
+    utf16 = bytes.ucs2Slice(p, p + 2 * utf16Len);
+  }
+  return u32[header + H_SPANS] >>> 2;
+}
+
+/** String `i` of the answer whose spans start at word `base`; `s` is the caller's input. */
+function str(s, base, i) {
+  const start = u32[base + 2 * i];
+  const end = u32[base + 2 * i + 1] & MASK;
+  switch (start >>> 30) {
+    case 0:
+      return s.slice(start, end);
+    case 2:
+      return text.slice(start & MASK, end);
+    case 1:
+      return utf16.slice(start & MASK, end);
+    default:
+      return null;
+  }
+}
+
+function fail(s, base) {
+  throw new ReqparseError(str(s, base, 0), u32[header + H_ERR_OFFSET], u32[header + H_ERR_INDEX]);
+}
+
+/** The input as wasm saw it: encodeInto turns lone surrogates into U+FFFD, so must we. */
+function wellFormed(s, written) {
+  return written === s.length || s.isWellFormed() ? s : s.toWellFormed();
+}
+
+function expectString(value, what) {
+  if (typeof value !== 'string') {
+    throw new TypeError(`${what} must be a string, got ${value === null ? 'null' : typeof value}`);
+  }
+  return value;
+}
+
+function expectOptions(options, what) {
+  if (options === undefined || options === null) return EMPTY;
+  if (typeof options !== 'object') throw new TypeError(`${what} options must be an object`);
+  return options;
+}
+const EMPTY = Object.freeze({});
+
+const QUERY_PROFILES = { whatwg: 0, dotnet: 1, strict: 2 };
+const DISPOSITION_PROFILES = { strict: 0, browser: 1, dotnet: 2 };
+
+function profileOf(table, profile, fallback, what) {
+  if (profile === undefined) return fallback;
+  const p = typeof profile === 'string' && Object.hasOwn(table, profile) ? table[profile] : -1;
+  if (p < 0) {
+    throw new TypeError(
+      `${what}: profile must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}`,
+    );
+  }
+  return p;
+}
+
+function flag(value, name) {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new TypeError(`option ${name} must be a boolean`);
+  return value;
+}
+
+// ---- query strings --------------------------------------------------------------------------
+
+/**
+ * The pairs of a query string, in order, as `[name, value]` arrays.
+ * @param {string} query
+ * @param {{profile?: 'whatwg'|'dotnet'|'strict', raw?: boolean}} [options]
+ */
+function queryPairs(query, options) {
+  expectString(query, 'queryPairs: query');
+  const o = expectOptions(options, 'queryPairs');
+  const profile = profileOf(QUERY_PROFILES, o.profile, 0, 'queryPairs');
+  const raw = flag(o.raw, 'raw');
+  if (query.length < SHORT_QUERY) {
+    const pairs = shortPairs(query, raw);
+    if (pairs !== undefined) return pairs;
+  }
+  const written = write(query);
+  const n = wasm.rp_query_pairs(written, profile, raw, written === query.length);
+  const q = wellFormed(query, written);
+  const base = answer();
+  if (n < 0) fail(q, base);
+  const pairs = new Array(n);
+  // str() inlined for the common case, a slice of the caller's string (tag 00).
+  for (let i = 0, j = base; i < n; i++, j += 4) {
+    const ns = u32[j];
+    const vs = u32[j + 2];
+    pairs[i] = [
+      ns <= MASK ? q.slice(ns, u32[j + 1]) : str(q, j, 0),
+      vs <= MASK ? q.slice(vs, u32[j + 3]) : str(q, j + 2, 0),
+    ];
+  }
+  return pairs;
+}
+
+// 1 + the digit's value for ASCII hex digits, 0 for anything else.
+const HEX = new Uint8Array(128);
+for (const [i, c] of [...'0123456789abcdef'].entries()) {
+  HEX[c.charCodeAt(0)] = i + 1;
+  HEX[c.toUpperCase().charCodeAt(0)] = i + 1;
+}
+
+/**
+ * The answer for a short query, computed in JS, or undefined when the query holds anything this
+ * path does not take: non-ASCII or control characters, or a `%` not followed by an ASCII escape
+ * (`%00`–`%7F`). On what it takes every profile agrees (they differ only on malformed escapes
+ * and invalid UTF-8), and decodeURIComponent decodes exactly as the WHATWG percent-decode +
+ * UTF-8 decode does, and cannot throw.
+ */
+function shortPairs(q, raw) {
+  const len = q.length;
+  const pairs = [];
+  let i = q.charCodeAt(0) === 63 /* ? */ ? 1 : 0;
+  let start = i;
+  let eq = -1;
+  let escaped = false;
+  for (; i <= len; i++) {
+    const c = i < len ? q.charCodeAt(i) : 38;
+    if (c === 38 /* & */) {
+      if (i > start) {
+        if (eq < 0) eq = i;
+        const name = q.slice(start, eq);
+        const value = eq < i ? q.slice(eq + 1, i) : '';
+        pairs.push(escaped && !raw ? [unescape(name), unescape(value)] : [name, value]);
+      }
+      start = i + 1;
+      eq = -1;
+      escaped = false;
+    } else if (c === 61 /* = */) {
+      if (eq < 0) eq = i;
+    } else if (c === 43 /* + */) {
+      escaped = true;
+    } else if (c === 37 /* % */) {
+      const hi = q.charCodeAt(i + 1);
+      if (!(hi >= 48 && hi <= 55) || !(HEX[q.charCodeAt(i + 2)] > 0)) return undefined;
+      escaped = true;
+      i += 2;
+    } else if (c < 0x20 || c > 0x7e) {
+      return undefined;
+    }
+  }
+  return pairs;
+}
+
+/** `+` → space and `%XX` → its byte, for text shortPairs vetted (ASCII escapes only). */
+function unescape(s) {
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 43 /* + */) {
+      out += `${s.slice(last, i)} `;
+      last = i + 1;
+    } else if (c === 37 /* % */) {
+      const byte = (HEX[s.charCodeAt(i + 1)] - 1) * 16 + HEX[s.charCodeAt(i + 2)] - 1;
+      out += s.slice(last, i) + String.fromCharCode(byte);
+      i += 2;
+      last = i + 1;
+    }
+  }
+  return last === 0 ? s : out + s.slice(last);
+}
+
+// ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
+const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+/**
+ * A parsed query for repeated lookups: names in first-appearance order, each with its values
+ * in input order. Build one with parseQuery().
+ */
+class QueryMap {
+  #map;
+  #ignoreCase;
+
+  /** @param {Iterable<[string, string[]]>} entries @param {boolean} ignoreCase */
+  constructor(entries = [], ignoreCase = false) {
+    this.#map = new Map();
+    this.#ignoreCase = ignoreCase;
+    for (const [name, values] of entries) {
+      const key = ignoreCase ? fold(name) : name;
+      const e = this.#map.get(key);
+      if (e) e[1].push(...values);
+      else this.#map.set(key, [name, [...values]]);
+    }
+  }
+
+  #entry(name) {
+    return this.#map.get(this.#ignoreCase ? fold(String(name)) : String(name));
+  }
+
+  /** The first value of `name`, or null. */
+  get(name) {
+    const e = this.#entry(name);
+    return e === undefined ? null : e[1][0];
+  }
+
+  /** Every value of `name`, in input order (a new array). */
+  getAll(name) {
+    const e = this.#entry(name);
+    return e === undefined ? [] : e[1].slice();
+  }
+
+  has(name) {
+    return this.#entry(name) !== undefined;
+  }
+
+  /** The number of distinct names. */
+  get size() {
+    return this.#map.size;
+  }
+
+  *keys() {
+    for (const e of this.#map.values()) yield e[0];
+  }
+
+  *values() {
+    for (const e of this.#map.values()) yield e[1].slice();
+  }
+
+  *entries() {
+    for (const e of this.#map.values()) yield [e[0], e[1].slice()];
+  }
+
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+
+  forEach(callback, thisArg) {
+    for (const [name, values] of this.entries()) callback.call(thisArg, values, name, this);
+  }
+
+  /** `{name: [values...]}`, the shape every reqparse face reports. */
+  toJSON() {
+    return Object.fromEntries(this.entries());
+  }
+}
+
+/**
+ * @param {string} query
+ * @param {{profile?: 'whatwg'|'dotnet'|'strict', ignoreCase?: boolean}} [options]
+ */
+function parseQuery(query, options) {
+  expectString(query, 'parseQuery: query');
+  const o = expectOptions(options, 'parseQuery');
+  const profile = profileOf(QUERY_PROFILES, o.profile, 0, 'parseQuery');
+  const ignoreCase = flag(o.ignoreCase, 'ignoreCase');
+  const written = write(query);
+  const n = wasm.rp_query_map(written, profile, ignoreCase, written === query.length);
+  const q = wellFormed(query, written);
+  const base = answer();
+  if (n < 0) fail(q, base);
+  const entries = new Array(n);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const name = str(q, base, j++);
+    const values = [];
+    for (let v = str(q, base, j++); v !== null; v = str(q, base, j++)) values.push(v);
+    entries[i] = [name, values];
+  }
+  return new QueryMap(entries, ignoreCase);
+}
+
+// ---- URIs -----------------------------------------------------------------------------------
+
+function part(parts, key) {
+  const v = parts[key];
+  if (v === undefined || v === null) return '';
+  return expectString(v, key);
+}
+
+/**
+ * `scheme://host/pathBase/path?query#fragment`, each part escaped as needed (query and
+ * fragment are passed with their leading `?`/`#`).
+ */
+function buildAbsolute(parts) {
+  const p = expectOptions(parts, 'buildAbsolute');
+  const args = ['scheme', 'host', 'pathBase', 'path', 'query', 'fragment'].map((k) => part(p, k));
+  for (const a of args) checkLength(a);
+  const s = wasm.rp_build_absolute(...args);
+  if (s === undefined) fail('', answer());
+  return s;
+}
+
+/** `pathBase/path?query#fragment`, escaped as needed. */
+function buildRelative(parts) {
+  const p = expectOptions(parts, 'buildRelative');
+  const args = ['pathBase', 'path', 'query', 'fragment'].map((k) => part(p, k));
+  for (const a of args) checkLength(a);
+  return wasm.rp_build_relative(...args);
+}
+
+/** Splits an absolute URI into `{scheme, host, path, query, fragment}` (path unescaped). */
+function splitAbsolute(uri) {
+  expectString(uri, 'splitAbsolute: uri');
+  const written = write(uri);
+  const n = wasm.rp_split_absolute(written, written === uri.length);
+  const s = wellFormed(uri, written);
+  const base = answer();
+  if (n < 0) fail(s, base);
+  return {
+    scheme: str(s, base, 0),
+    host: str(s, base, 1),
+    path: str(s, base, 2),
+    query: str(s, base, 3),
+    fragment: str(s, base, 4),
+  };
+}
+
+// ---- Content-Disposition --------------------------------------------------------------------
+
+/**
+ * @param {string} header
+ * @param {{profile?: 'strict'|'browser'|'dotnet', decode2047?: boolean}} [options]
+ */
+function parseContentDisposition(header, options) {
+  expectString(header, 'parseContentDisposition: header');
+  const o = expectOptions(options, 'parseContentDisposition');
+  const profile = profileOf(DISPOSITION_PROFILES, o.profile, 0, 'parseContentDisposition');
+  const decode2047 = flag(o.decode2047, 'decode2047');
+  const written = write(header);
+  const n = wasm.rp_disposition(written, profile, decode2047, written === header.length);
+  const s = wellFormed(header, written);
+  const base = answer();
+  if (n < 0) fail(s, base);
+  const parameters = new Array(n);
+  for (let i = 0; i < n; i++) {
+    parameters[i] = [str(s, base, 2 + 2 * i), str(s, base, 3 + 2 * i)];
+  }
+  return { type: str(s, base, 0), filename: str(s, base, 1), parameters };
+}
+
+/** A Content-Disposition header value, with `filename*` added when the name needs it. */
+function formatContentDisposition(value) {
+  const v = expectOptions(value, 'formatContentDisposition');
+  const type = expectString(v.type, 'formatContentDisposition: type');
+  const filename = v.filename === undefined || v.filename === null ? undefined : expectString(v.filename, 'filename');
+  const flat = [];
+  for (const p of v.parameters ?? []) {
+    if (!Array.isArray(p) || p.length !== 2) {
+      throw new TypeError('formatContentDisposition: parameters must be [name, value] pairs');
+    }
+    flat.push(expectString(p[0], 'parameter name'), expectString(p[1], 'parameter value'));
+  }
+  for (const s of [type, filename ?? '', ...flat]) checkLength(s);
+  const s = wasm.rp_format_disposition(type, filename, flat);
+  if (s === undefined) fail('', answer());
+  return s;
+}
+
+module.exports = {
+  ReqparseError,
+  QueryMap,
+  MAX_INPUT_LENGTH,
+  queryPairs,
+  parseQuery,
+  buildAbsolute,
+  buildRelative,
+  splitAbsolute,
+  parseContentDisposition,
+  formatContentDisposition,
+};

@@ -1,0 +1,2 @@
+// ESM view of the same declarations.
+export * from "./index.cjs";

@@ -1,0 +1,16 @@
+// ESM entry: re-exports the CommonJS build so `import` and `require` share one wasm instance
+// (and one ReqparseError class).
+import cjs from './index.cjs';
+
+export const {
+  ReqparseError,
+  QueryMap,
+  MAX_INPUT_LENGTH,
+  queryPairs,
+  parseQuery,
+  buildAbsolute,
+  buildRelative,
+  splitAbsolute,
+  parseContentDisposition,
+  formatContentDisposition,
+} = cjs;

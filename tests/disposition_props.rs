@@ -1,0 +1,149 @@
+//! Properties: built headers parse back to the same filename in every profile, and no input
+//! makes any parser or accessor panic.
+
+use proptest::prelude::*;
+use reqparse::disposition::{
+    ContentDisposition, DateTime, DispositionBuilder, FilenameOptions, Profile,
+};
+
+const PROFILES: [Profile; 3] = [Profile::Strict, Profile::Browser, Profile::DotNet];
+
+/// Touches every accessor, both filename modes.
+fn exercise(cd: &ContentDisposition<'_>) {
+    let _ = cd.disposition_type();
+    let _ = (cd.is_attachment(), cd.is_inline());
+    for p in cd.params() {
+        let _ = (
+            p.name(),
+            p.raw_value(),
+            p.value(),
+            p.is_quoted(),
+            p.offset(),
+        );
+    }
+    let _ = cd.filename();
+    let _ = cd.filename_with(FilenameOptions { decode_2047: true });
+    let _ = (
+        cd.size(),
+        cd.creation_date(),
+        cd.modification_date(),
+        cd.read_date(),
+    );
+    assert_eq!(cd.params().count(), cd.param_count());
+}
+
+fn header_like() -> impl Strategy<Value = String> {
+    let name = prop_oneof![
+        Just("filename".to_string()),
+        Just("filename*".to_string()),
+        Just("FileName".to_string()),
+        (0u8..4, any::<bool>())
+            .prop_map(|(n, e)| format!("filename*{n}{}", if e { "*" } else { "" })),
+        Just("size".to_string()),
+        Just("creation-date".to_string()),
+        "[a-z*-]{0,6}",
+    ];
+    let value = prop_oneof![
+        "[a-zA-Z0-9.%'_-]{0,12}",
+        "(utf-8|UTF-8|iso-8859-1|us-ascii|x)'[a-z]{0,2}'([a-z]|%[0-9a-fA-F]{2}|%){0,6}",
+        "\"([^\"\\\\]|\\\\.){0,10}\"",
+        "\"?=\\?(utf-8|iso-8859-1)\\?[bBqQ]\\?[A-Za-z0-9+/=_]{0,8}\\?=\"?",
+        "\"[^\"]{0,8}",
+        "(Wed, )?[0-9]{1,2} (Feb|Foo) [0-9]{2,4} [0-9]{2}:[0-9]{2}(:[0-9]{2})? (GMT|[+-][0-9]{4}|A)",
+    ];
+    let param = (name, "[ \t]{0,1}", "[ \t]{0,1}=[ \t]{0,1}", value)
+        .prop_map(|(n, s1, eq, v)| format!("{s1}{n}{eq}{v}"));
+    (
+        "[ ]?(attachment|inline|form-data|\"inline\"|)",
+        prop::collection::vec(param, 0..6),
+        "[ ;,]{0,2}",
+    )
+        .prop_map(|(t, ps, tail)| {
+            format!(
+                "{t}{}{tail}",
+                ps.iter().map(|p| format!(";{p}")).collect::<String>()
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn filename_round_trips_in_every_profile(name in "\\PC{1,24}|[ -~]{1,24}|[\\x00-\\x7f]{1,12}") {
+        let h = DispositionBuilder::new("attachment").filename(&name).build();
+        prop_assert_eq!(h.len(), h.capacity());
+        for p in PROFILES {
+            let cd = ContentDisposition::parse_str(&h, p);
+            prop_assert!(cd.is_ok(), "{:?} rejects {:?}: {:?}", p, h, cd);
+            let cd = cd.unwrap();
+            let f = cd.filename();
+            prop_assert_eq!(f.as_deref(), Some(name.as_str()), "{:?} {}", p, h);
+        }
+    }
+
+    #[test]
+    fn http_filename_parses_back(name in "\\PC{1,24}") {
+        let h = DispositionBuilder::new("inline").http_filename(&name).build();
+        for p in PROFILES {
+            let cd = ContentDisposition::parse_str(&h, p).unwrap();
+            let f = cd.filename();
+            prop_assert_eq!(f.as_deref(), Some(name.as_str()), "{:?} {}", p, h);
+        }
+    }
+
+    #[test]
+    fn params_round_trip_strict(values in prop::collection::vec("\\PC{0,12}", 1..6)) {
+        let names: Vec<String> = (0..values.len()).map(|i| format!("p{i}")).collect();
+        let mut b = DispositionBuilder::new("form-data");
+        for (n, v) in names.iter().zip(&values) {
+            b = b.param(n, v);
+        }
+        let h = b.build();
+        let cd = ContentDisposition::parse_str(&h, Profile::Strict).unwrap();
+        for (p, v) in cd.params().zip(&values) {
+            // Values that are not printable ASCII go out as ext-values (`name*`).
+            if p.name().ends_with('*') {
+                prop_assert!(p.raw_value().starts_with("UTF-8''"));
+            } else {
+                prop_assert_eq!(p.value(), v.as_str());
+            }
+        }
+    }
+
+    #[test]
+    fn dates_round_trip(secs in -62_135_596_800i64..=253_402_300_799) {
+        let d = DateTime::from_unix_seconds(secs).unwrap();
+        let h = DispositionBuilder::new("attachment").modification_date(d).build();
+        let cd = ContentDisposition::parse_str(&h, Profile::Strict).unwrap();
+        prop_assert_eq!(cd.modification_date(), Some(Ok(d)));
+        prop_assert_eq!(DateTime::parse(&d.to_string()), Some(d));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        for p in PROFILES {
+            if let Ok(cd) = ContentDisposition::parse(&bytes, p) {
+                exercise(&cd);
+            }
+        }
+        if let Ok(s) = std::str::from_utf8(&bytes) {
+            let _ = DateTime::parse(s);
+        }
+    }
+
+    #[test]
+    fn header_like_input_never_panics(h in header_like()) {
+        for p in PROFILES {
+            if let Ok(cd) = ContentDisposition::parse_str(&h, p) {
+                exercise(&cd);
+            }
+        }
+    }
+
+    #[test]
+    fn strict_accepts_what_it_builds(t in "[a-z-]{1,10}", n in "[a-z]{1,8}", v in "\\PC{0,16}") {
+        let h = DispositionBuilder::new(&t).param(&n, &v).build();
+        prop_assert!(ContentDisposition::parse_str(&h, Profile::Strict).is_ok(), "{}", h);
+    }
+}

@@ -1,0 +1,423 @@
+//! Runs tests/vectors/disposition.json and tests/vectors/disposition_format.json (schema in
+//! ARCHITECTURE.md) and lists every failing case by its source. Also the cases whose input is
+//! not UTF-8 (JSON strings cannot hold them) and ASP.NET's SetHttpFileName, as tables.
+
+use reqparse::disposition::{
+    ContentDisposition, DispositionBuilder, DispositionErrorKind as K, FilenameOptions, Profile,
+};
+use serde_json::Value;
+
+fn profile(name: Option<&str>) -> Profile {
+    match name {
+        None | Some("strict") => Profile::Strict,
+        Some("browser") => Profile::Browser,
+        Some("dotnet") => Profile::DotNet,
+        Some(other) => panic!("unknown profile {other}"),
+    }
+}
+
+fn load(file: &str) -> Vec<Value> {
+    let path = format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str::<Vec<Value>>(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The shape every face reports: `{"type", "filename", "parameters"}`.
+fn shape(cd: &ContentDisposition<'_>, opts: FilenameOptions) -> Value {
+    let params: Vec<Value> = cd
+        .params()
+        .map(|p| Value::from(vec![p.name().to_ascii_lowercase(), p.value().into_owned()]))
+        .collect();
+    serde_json::json!({
+        "type": cd.disposition_type().to_ascii_lowercase(),
+        "filename": cd.filename_with(opts).map(|f| f.into_owned()),
+        "parameters": params,
+    })
+}
+
+#[test]
+fn disposition_json() {
+    let cases = load("disposition.json");
+    assert!(cases.len() >= 120, "only {} cases", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let source = case["source"].as_str().expect("source");
+        let input = case["input"].as_str().expect("input");
+        let prof = profile(case["profile"].as_str());
+        let opts = FilenameOptions {
+            decode_2047: case["decode_2047"].as_bool().unwrap_or(false),
+        };
+        let got = ContentDisposition::parse_str(input, prof);
+        match (&got, case.get("expect"), case.get("expect_error")) {
+            (Ok(cd), Some(want), None) => {
+                let got = shape(cd, opts);
+                if &got != want {
+                    failures.push(format!(
+                        "{source} [{prof:?}] {input:?}\n   got  {got}\n   want {want}"
+                    ));
+                }
+            }
+            (Err(e), None, Some(want)) => {
+                if let Some(off) = want.get("offset").and_then(Value::as_u64) {
+                    if e.offset as u64 != off {
+                        failures.push(format!(
+                            "{source} [{prof:?}] {input:?}: error {e}, want offset {off}"
+                        ));
+                    }
+                }
+            }
+            (Ok(cd), None, Some(_)) => failures.push(format!(
+                "{source} [{prof:?}] {input:?}: parsed {}, want an error",
+                shape(cd, opts)
+            )),
+            (Err(e), Some(_), None) => {
+                failures.push(format!("{source} [{prof:?}] {input:?}: error {e}"))
+            }
+            _ => failures.push(format!(
+                "{source}: needs exactly one of expect / expect_error"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn disposition_format_json() {
+    let cases = load("disposition_format.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let source = case["source"].as_str().expect("source");
+        let kind = case["type"].as_str().expect("type");
+        let filename = case["filename"].as_str().unwrap_or("");
+        let params: Vec<(String, String)> = case["parameters"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| {
+                        (
+                            p[0].as_str().expect("name").to_owned(),
+                            p[1].as_str().expect("value").to_owned(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut b = DispositionBuilder::new(kind);
+        if !filename.is_empty() {
+            b = b.filename(filename);
+        }
+        for (n, v) in &params {
+            b = b.param(n, v);
+        }
+        let got = b.build();
+        let want = case["expect"].as_str().expect("expect");
+        if got != want {
+            failures.push(format!("{source}\n   got  {got}\n   want {want}"));
+        }
+        if got.len() != got.capacity() {
+            failures.push(format!(
+                "{source}: capacity {} != len {}",
+                got.capacity(),
+                got.len()
+            ));
+        }
+        for prof in [Profile::Strict, Profile::Browser, Profile::DotNet] {
+            match ContentDisposition::parse_str(&got, prof) {
+                Ok(cd) => {
+                    let back = cd.filename();
+                    let want = (!filename.is_empty()).then_some(filename);
+                    if back.as_deref() != want {
+                        failures.push(format!(
+                            "{source} [{prof:?}]: parses back to {back:?}, want {want:?}"
+                        ));
+                    }
+                }
+                Err(e) => failures.push(format!("{source} [{prof:?}]: does not parse back: {e}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// tc2231 cases with ISO-8859-1 bytes: JSON strings cannot carry them.
+#[test]
+fn non_utf8_inputs() {
+    let cases: &[(&str, &[u8], Profile, K, usize)] = &[
+        (
+            "tc2231 attwithisofnplain",
+            b"attachment; filename=\"foo-\xe4.html\"",
+            Profile::Strict,
+            K::NonAscii,
+            26,
+        ),
+        (
+            "tc2231 attwithisofnplain",
+            b"attachment; filename=\"foo-\xe4.html\"",
+            Profile::DotNet,
+            K::InvalidUtf8,
+            26,
+        ),
+        (
+            "tc2231 attwithisofnplain",
+            b"attachment; filename=\"foo-\xe4.html\"",
+            Profile::Browser,
+            K::InvalidUtf8,
+            26,
+        ),
+        (
+            "tc2231 attfnbrokentokeniso",
+            b"attachment; filename=foo-\xe4.html",
+            Profile::Strict,
+            K::NonAscii,
+            25,
+        ),
+        (
+            "tc2231 attwithfilenamepctandiso",
+            b"attachment; filename=\"\xe4-%41.html\"",
+            Profile::Strict,
+            K::NonAscii,
+            22,
+        ),
+        (
+            "Chromium HttpContentDispositionTest: Filename caf\\xe5 (referrer charset)",
+            b"attachment; filename=caf\xe5.png",
+            Profile::Browser,
+            K::InvalidUtf8,
+            24,
+        ),
+    ];
+    let mut failures = Vec::new();
+    for &(source, input, prof, kind, offset) in cases {
+        match ContentDisposition::parse(input, prof) {
+            Err(e) if e.kind == kind && e.offset == offset => {}
+            other => failures.push(format!(
+                "{source} [{prof:?}]: {other:?}, want {kind:?} at {offset}"
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// ASP.NET Core's `SetHttpFileName` (ContentDispositionHeaderValue): `filename` sanitized
+/// to ASCII with `_`, `filename*` always present.
+#[test]
+fn aspnet_set_http_file_name() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            ".NET SetHttpFileName: File?Name.bat (ASP.NET Core benchmark)",
+            "inline",
+            "File?Name.bat",
+            "inline; filename=\"File?Name.bat\"; filename*=UTF-8''File%3FName.bat",
+        ),
+        (
+            ".NET SetHttpFileName: token",
+            "attachment",
+            "a.txt",
+            "attachment; filename=a.txt; filename*=UTF-8''a.txt",
+        ),
+        (
+            ".NET SetHttpFileName: non-ASCII becomes _",
+            "attachment",
+            "résumé.pdf",
+            "attachment; filename=r_sum_.pdf; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf",
+        ),
+        (
+            ".NET SetHttpFileName: one _ per UTF-16 unit",
+            "attachment",
+            "\u{1F600}.png",
+            "attachment; filename=__.png; filename*=UTF-8''%F0%9F%98%80.png",
+        ),
+        (
+            ".NET SetHttpFileName: quote and backslash escaped",
+            "attachment",
+            "a\"b\\c",
+            "attachment; filename=\"a\\\"b\\\\c\"; filename*=UTF-8''a%22b%5Cc",
+        ),
+        (
+            ".NET SetHttpFileName: already quoted keeps its quotes",
+            "attachment",
+            "\"a b\"",
+            "attachment; filename=\"a b\"; filename*=UTF-8''%22a%20b%22",
+        ),
+        (
+            ".NET SetHttpFileName: control character becomes _",
+            "attachment",
+            "a\u{7f}b",
+            "attachment; filename=a_b; filename*=UTF-8''a%7Fb",
+        ),
+        (
+            ".NET SetHttpFileName: empty name adds nothing",
+            "inline",
+            "",
+            "inline",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for &(source, kind, name, want) in cases {
+        let got = DispositionBuilder::new(kind).http_filename(name).build();
+        if got != want {
+            failures.push(format!("{source}\n   got  {got}\n   want {want}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Dates (RFC 2183 §2.4-2.6 with RFC 5322 §3.3 / §4.3) and size (RFC 2183 §2.7).
+#[test]
+fn dates_and_size() {
+    let dates: &[(&str, &str, Option<i64>)] = &[
+        (
+            "tc2231 attcdate",
+            "Wed, 12 Feb 1997 16:29:51 -0500",
+            Some(855_782_991),
+        ),
+        (
+            "RFC 1123 / IMF-fixdate",
+            "Wed, 12 Feb 1997 16:29:51 GMT",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §3.3 (no weekday)",
+            "12 Feb 1997 16:29:51 +0000",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §3.3 (no seconds)",
+            "12 Feb 1997 16:29 GMT",
+            Some(855_764_940),
+        ),
+        (
+            "RFC 5322 §3.3 (positive zone)",
+            "Thu, 13 Feb 1997 02:29:51 +1000",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §4.3 (2-digit year 97 → 1997)",
+            "12 Feb 97 16:29:51 GMT",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §4.3 (2-digit year 49 → 2049)",
+            "1 Jan 49 00:00:00 GMT",
+            Some(2_493_072_000),
+        ),
+        (
+            "RFC 5322 §4.3 (3-digit year 097 → 1997)",
+            "12 Feb 097 16:29:51 GMT",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §4.3 (EST)",
+            "Wed, 12 Feb 1997 16:29:51 EST",
+            Some(855_782_991),
+        ),
+        (
+            "RFC 5322 §4.3 (PDT)",
+            "Wed, 12 Feb 1997 09:29:51 PDT",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §4.3 (military zone read as -0000)",
+            "Wed, 12 Feb 1997 16:29:51 A",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §4.3 (UT)",
+            "Wed, 12 Feb 1997 16:29:51 UT",
+            Some(855_764_991),
+        ),
+        (
+            "RFC 5322 §3.3 (leap day)",
+            "29 Feb 2000 00:00:00 GMT",
+            Some(951_782_400),
+        ),
+        (
+            "RFC 5322 §3.3 (no 29 Feb in 1900)",
+            "29 Feb 1900 00:00:00 GMT",
+            None,
+        ),
+        (
+            "RFC 5322 §3.3 (wrong weekday)",
+            "Thu, 12 Feb 1997 16:29:51 GMT",
+            None,
+        ),
+        ("RFC 5322 §3.3 (hour 24)", "12 Feb 1997 24:00:00 GMT", None),
+        (
+            "RFC 5322 §3.3 (zone minutes 60)",
+            "12 Feb 1997 16:29:51 +0060",
+            None,
+        ),
+        (
+            "RFC 5322 §3.3 (unknown month)",
+            "12 Foo 1997 16:29:51 GMT",
+            None,
+        ),
+        ("RFC 5322 §3.3 (missing zone)", "12 Feb 1997 16:29:51", None),
+        (
+            "RFC 5322 §3.3 (trailing junk)",
+            "12 Feb 1997 16:29:51 GMT x",
+            None,
+        ),
+        (
+            "RFC 5322 §3.3 (5-digit year)",
+            "12 Feb 19970 16:29:51 GMT",
+            None,
+        ),
+        ("RFC 5322 §3.3 (empty)", "", None),
+    ];
+    let mut failures = Vec::new();
+    for &(source, date, want) in dates {
+        let header = format!("attachment; creation-date=\"{date}\"; modification-date=\"{date}\"; read-date=\"{date}\"");
+        let cd = ContentDisposition::parse_str(&header, Profile::Strict).expect(source);
+        for got in [cd.creation_date(), cd.modification_date(), cd.read_date()] {
+            let got = got.expect("present").ok().map(|d| d.unix_seconds());
+            if got != want {
+                failures.push(format!("{source}: {date:?} → {got:?}, want {want:?}"));
+            }
+        }
+    }
+    let sizes: &[(&str, &str, Option<Option<u64>>)] = &[
+        ("RFC 2183 §2.7", "attachment; size=1024", Some(Some(1024))),
+        (
+            "RFC 2183 §2.7 (quoted)",
+            "attachment; size=\"7\"",
+            Some(Some(7)),
+        ),
+        (
+            "RFC 2183 §2.7 (u64::MAX)",
+            "attachment; size=18446744073709551615",
+            Some(Some(u64::MAX)),
+        ),
+        (
+            "RFC 2183 §2.7 (overflow is an error)",
+            "attachment; size=18446744073709551616",
+            Some(None),
+        ),
+        (
+            "RFC 2183 §2.7 (not digits)",
+            "attachment; size=-1",
+            Some(None),
+        ),
+        ("RFC 2183 §2.7 (absent)", "attachment", None),
+    ];
+    for &(source, header, want) in sizes {
+        let cd = ContentDisposition::parse_str(header, Profile::Strict).expect(source);
+        let got = cd.size().map(Result::ok);
+        if got != want {
+            failures.push(format!("{source}: {got:?}, want {want:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

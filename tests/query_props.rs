@@ -1,0 +1,234 @@
+//! Property tests: build → parse round-trips, no input panics, and the span face agrees with
+//! the pair face.
+
+use proptest::prelude::*;
+use reqparse::query::{
+    self, add_query_string, append_pairs, decode_spans, MapOptions, Pairs, Profile, QueryMap,
+    SPAN_DECODED,
+};
+
+const PROFILES: [Profile; 3] = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
+
+/// Bytes that exercise every branch: separators, escapes (valid, truncated, non-hex), `+`,
+/// UTF-8 lead and continuation bytes, and plain ASCII.
+fn query_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let interesting = prop_oneof![
+        Just(b'&'),
+        Just(b'='),
+        Just(b'%'),
+        Just(b'+'),
+        Just(b'?'),
+        Just(b'#'),
+        Just(b'a'),
+        Just(b'F'),
+        Just(b'2'),
+        Just(0xC3),
+        Just(0xA9),
+        Just(0xE2),
+        Just(0xF0),
+        Just(0x80),
+        Just(0xFF),
+        any::<u8>(),
+    ];
+    prop::collection::vec(interesting, 0..96)
+}
+
+/// Text built from fragments that decode to interesting UTF-8 (and non-UTF-8) byte streams.
+fn query_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("&".to_owned()),
+        Just("=".to_owned()),
+        Just("+".to_owned()),
+        Just("%".to_owned()),
+        Just("%C3".to_owned()),
+        Just("%A9".to_owned()),
+        Just("%E2%82".to_owned()),
+        Just("%F0%9F%98".to_owned()),
+        Just("%FF".to_owned()),
+        Just("%4".to_owned()),
+        Just("%41".to_owned()),
+        "[a-zA-Z0-9é€😀 ]{0,4}",
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+fn exercise(input: &[u8]) {
+    let mut buf = String::new();
+    for pair in Pairs::new(input) {
+        assert!(pair.offset() < input.len());
+        for p in PROFILES {
+            let _ = pair.decode_name(p);
+            let _ = pair.decode_value(p);
+            buf.clear();
+            let _ = pair.decode_name_into(p, &mut buf);
+            let _ = pair.decode_value_into(p, &mut buf);
+            let _ = pair.name_eq_with(p, "a");
+        }
+        let _ = pair.decode_name_bytes();
+        let _ = pair.decode_value_bytes();
+    }
+    if let Ok(s) = std::str::from_utf8(input) {
+        for p in PROFILES {
+            for ignore_case in [false, true] {
+                let opts = MapOptions {
+                    profile: p,
+                    ignore_case,
+                    max_pairs: 8,
+                    max_decoded_bytes: 40,
+                };
+                if let Ok(map) = QueryMap::parse(s, opts) {
+                    for (name, values) in map.iter() {
+                        assert_eq!(map.get(name), map.get_all(name).next());
+                        assert!(values.len() >= 1);
+                    }
+                }
+            }
+        }
+        let _ = add_query_string(s, &[(s, s)]);
+    }
+    let (mut out, mut spans) = (Vec::new(), Vec::new());
+    for p in PROFILES {
+        let _ = decode_spans(input, p, &mut out, &mut spans);
+    }
+}
+
+/// What decode_spans says, as pairs of strings.
+fn span_pairs(input: &[u8], profile: Profile) -> Result<Vec<(String, String)>, usize> {
+    let (mut out, mut spans) = (Vec::new(), Vec::new());
+    let n = decode_spans(input, profile, &mut out, &mut spans).map_err(|e| e.offset)?;
+    assert_eq!(spans.len(), 4 * n);
+    let text = |a: u32, b: u32| {
+        let bytes = if a & SPAN_DECODED != 0 {
+            assert!(b & SPAN_DECODED != 0);
+            &out[(a & !SPAN_DECODED) as usize..(b & !SPAN_DECODED) as usize]
+        } else {
+            &input[a as usize..b as usize]
+        };
+        String::from_utf8(bytes.to_vec()).unwrap()
+    };
+    Ok(spans
+        .chunks(4)
+        .map(|s| (text(s[0], s[1]), text(s[2], s[3])))
+        .collect())
+}
+
+fn pair_pairs(input: &[u8], profile: Profile) -> Result<Vec<(String, String)>, usize> {
+    Pairs::new(input)
+        .map(|p| {
+            let n = p.decode_name(profile).map_err(|e| e.offset)?;
+            let v = p.decode_value(profile).map_err(|e| e.offset)?;
+            Ok((n.into_owned(), v.into_owned()))
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn build_then_parse_round_trips(
+        pairs in prop::collection::vec((any::<String>(), any::<String>()), 0..8),
+        prefix in prop_oneof![Just(""), Just("/p"), Just("/p?"), Just("/p?x=1"), Just("/p?x=1&")],
+    ) {
+        let borrowed: Vec<(&str, &str)> = pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let mut s = String::from(prefix);
+        append_pairs(&mut s, &borrowed);
+        let query = &s[s.find('?').map_or(s.len(), |i| i)..];
+        let skip = usize::from(prefix.contains("x=1"));
+        for profile in PROFILES {
+            let got: Vec<(String, String)> = query::pairs(query)
+                .skip(skip)
+                .map(|p| (
+                    p.decode_name(profile).unwrap().into_owned(),
+                    p.decode_value(profile).unwrap().into_owned(),
+                ))
+                .collect();
+            prop_assert_eq!(&got, &pairs);
+            for (p, (name, _)) in query::pairs(query).skip(skip).zip(&pairs) {
+                prop_assert!(p.name_eq_with(profile, name));
+            }
+        }
+        let uri = add_query_string(&format!("{prefix}#frag"), &borrowed);
+        prop_assert_eq!(uri.capacity(), uri.len());
+        prop_assert_eq!(uri, if pairs.is_empty() { format!("{prefix}#frag") } else { format!("{s}#frag") });
+    }
+
+    #[test]
+    fn random_bytes_never_panic(input in query_bytes()) {
+        exercise(&input);
+    }
+
+    #[test]
+    fn random_text_never_panics(input in query_text()) {
+        exercise(input.as_bytes());
+    }
+
+    #[test]
+    fn spans_agree_with_pairs(input in query_bytes()) {
+        for profile in PROFILES {
+            prop_assert_eq!(span_pairs(&input, profile), pair_pairs(&input, profile));
+        }
+    }
+
+    #[test]
+    fn spans_agree_with_pairs_on_text(input in query_text()) {
+        for profile in PROFILES {
+            prop_assert_eq!(span_pairs(input.as_bytes(), profile), pair_pairs(input.as_bytes(), profile));
+        }
+    }
+
+    #[test]
+    fn profiles_agree_on_valid_input(input in query_text()) {
+        // Where Strict succeeds, nothing was malformed, so all profiles give the same text.
+        if let Ok(strict) = pair_pairs(input.as_bytes(), Profile::Strict) {
+            prop_assert_eq!(pair_pairs(input.as_bytes(), Profile::Whatwg), Ok(strict.clone()));
+            prop_assert_eq!(pair_pairs(input.as_bytes(), Profile::DotNet), Ok(strict));
+        }
+    }
+
+    #[test]
+    fn text_and_bytes_inputs_agree(input in query_text()) {
+        // `pairs(&str)` takes the validated fast path, `Pairs::new(&[u8])` revalidates.
+        for profile in PROFILES {
+            let a: Vec<_> = query::pairs(&input).map(|p| (p.decode_name(profile), p.decode_value(profile))).collect();
+            let b: Vec<_> = Pairs::new(input.as_bytes()).map(|p| (p.decode_name(profile), p.decode_value(profile))).collect();
+            prop_assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn whatwg_matches_lossy_reference(input in query_bytes()) {
+        // Reference: percent-decode to bytes, then UTF-8 decode with U+FFFD per maximal subpart.
+        for pair in Pairs::new(&input) {
+            let want = String::from_utf8_lossy(&pair.decode_value_bytes()).into_owned();
+            prop_assert_eq!(pair.decode_value(Profile::Whatwg).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn map_matches_pairs(input in query_text(), ignore_case in any::<bool>()) {
+        let opts = MapOptions { ignore_case, ..MapOptions::default() };
+        let map = QueryMap::parse(&input, opts).unwrap();
+        let all = pair_pairs(input.as_bytes(), Profile::Whatwg).unwrap();
+        let key = |s: &str| if ignore_case { s.to_ascii_lowercase() } else { s.to_owned() };
+        // Names in first-appearance order, values in input order.
+        let mut want: Vec<(String, Vec<String>)> = Vec::new();
+        for (n, v) in all {
+            match want.iter_mut().find(|(k, _)| key(k) == key(&n)) {
+                Some((_, vs)) => vs.push(v),
+                None => want.push((n, vec![v])),
+            }
+        }
+        let got: Vec<(String, Vec<String>)> = map
+            .iter()
+            .map(|(n, vs)| (n.to_owned(), vs.map(str::to_owned).collect()))
+            .collect();
+        prop_assert_eq!(&got, &want);
+        for (n, vs) in &want {
+            if ignore_case {
+                prop_assert_eq!(map.get(&n.to_ascii_uppercase()), vs.first().map(String::as_str));
+            }
+            prop_assert_eq!(map.get(n), vs.first().map(String::as_str));
+        }
+    }
+}
