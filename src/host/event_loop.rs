@@ -94,8 +94,9 @@ struct Conn {
 /// Where a request's JSON answer comes from, per loop.
 enum Inspector {
     Native,
+    /// Boxed: one per loop, and the instance state is large.
     #[cfg(feature = "engine-wasm")]
-    Wasm(crate::engine::WasmInspector),
+    Wasm(Box<crate::engine::WasmInspector>),
 }
 
 struct Loop<'a> {
@@ -140,11 +141,11 @@ pub(super) fn run(
     let inspector = match &config.engine {
         Engine::Native => Inspector::Native,
         #[cfg(feature = "engine-wasm")]
-        Engine::Wasm(engine) => Inspector::Wasm(
+        Engine::Wasm(engine) => Inspector::Wasm(Box::new(
             engine
                 .inspector()
                 .map_err(|e| io::Error::other(format!("wasm engine: {e:#}")))?,
-        ),
+        )),
     };
     let pool_idle_ms = ms(config.pool_idle_release).max(1);
     let mut lp = Loop {
@@ -752,7 +753,7 @@ fn answer(
     body.clear();
     let ok = match inspector {
         Inspector::Native => {
-            super::inspect_native(head, body);
+            crate::inspect::inspect(&super::request_head(head), body);
             true
         }
         #[cfg(feature = "engine-wasm")]

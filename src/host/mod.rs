@@ -465,14 +465,13 @@ pub fn serve(config: Config) -> io::Result<()> {
     server.run()
 }
 
-/// The JSON answer for one request head, from the native core.
-// Placeholder until src/inspect.rs lands: method, host and target only.
-fn inspect_native(head: &http1::Head<'_>, out: &mut String) {
-    out.push_str("{\"method\":");
-    http1::json_string(out, head.method);
-    out.push_str(",\"host\":");
-    http1::json_string(out, head.host);
-    out.push_str(",\"target\":");
-    http1::json_string(out, head.target);
-    out.push('}');
+/// The inspector's view of an accepted head: the shim only speaks plain HTTP.
+fn request_head<'a>(head: &http1::Head<'a>) -> crate::inspect::RequestHead<'a> {
+    crate::inspect::RequestHead {
+        method: head.method,
+        scheme: "http",
+        host: head.host,
+        target: head.target,
+        content_disposition: head.content_disposition,
+    }
 }
