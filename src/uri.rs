@@ -965,3 +965,46 @@ fn decode_path(path: &str, at: usize) -> Result<Cow<'_, str>, UriError> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every class, byte by byte, against the RFC 3986 §2.2/§2.3/§3 sets spelled out.
+    #[test]
+    fn byte_classes_are_the_rfc_3986_sets() {
+        const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let unreserved = [ALNUM, "-._~"].concat();
+        let sub_delims = "!$&'()*+,;=";
+        let table: [(&str, u8, String); 6] = [
+            (
+                "§3.3 pchar + '/'",
+                PATH,
+                [&unreserved, sub_delims, ":@/"].concat(),
+            ),
+            ("§3.1 scheme", SCHEME, [ALNUM, "+-."].concat()),
+            (
+                "§3.2.2 reg-name",
+                REG_NAME,
+                [&unreserved, sub_delims].concat(),
+            ),
+            (
+                "§3.2.2 IPv6address",
+                IPV6,
+                "0123456789abcdefABCDEF:.".into(),
+            ),
+            ("§2.3 unreserved", UNRESERVED, unreserved.clone()),
+            (
+                "§3.2.2 IPvFuture",
+                IPV_FUTURE,
+                [&unreserved, sub_delims, ":"].concat(),
+            ),
+        ];
+        for (name, class, members) in &table {
+            for b in 0..=255u8 {
+                let want = members.as_bytes().contains(&b);
+                assert_eq!(is(b, *class), want, "RFC 3986 {name}: byte {b:#04x}");
+            }
+        }
+    }
+}
