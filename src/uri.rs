@@ -363,6 +363,9 @@ impl<'a> Query<'a> {
     }
 
     fn write(self, out: &mut String) {
+        if self.text.is_empty() {
+            return;
+        }
         if mark_len(self.text, '?') == 1 {
             out.push('?');
         }
@@ -385,6 +388,9 @@ fn fragment_len(f: &str) -> Option<usize> {
 }
 
 fn write_fragment(out: &mut String, f: &str) {
+    if f.is_empty() {
+        return;
+    }
     if mark_len(f, '#') == 1 {
         out.push('#');
     }
