@@ -341,26 +341,46 @@ fn mark_len(s: &str, mark: char) -> usize {
     usize::from(!s.is_empty() && !s.starts_with(mark))
 }
 
-/// Length of the query once `#` became `%23` (the only byte that would end it early).
-fn query_len(q: &str) -> Option<usize> {
-    let hashes = q.bytes().filter(|&b| b == b'#').count();
-    q.len()
-        .checked_add(hashes.checked_mul(2)?)?
-        .checked_add(mark_len(q, '?'))
+/// A query as written: `?` added when missing, and `#` (the only byte that would end it
+/// early) escaped as `%23`.
+#[derive(Clone, Copy)]
+struct Query<'a> {
+    text: &'a str,
+    hashes: usize,
 }
 
-fn write_query(out: &mut String, q: &str) {
-    if mark_len(q, '?') == 1 {
-        out.push('?');
+impl<'a> Query<'a> {
+    fn new(text: &'a str) -> Self {
+        let hashes = text.bytes().filter(|&b| b == b'#').count();
+        Self { text, hashes }
     }
-    let mut rest = q;
-    while let Some(i) = memchr::memchr(b'#', rest.as_bytes()) {
-        // `#` is ASCII, so both sides of it are char boundaries.
-        out.push_str(&rest[..i]);
-        out.push_str("%23");
-        rest = &rest[i + 1..];
+
+    fn len(self) -> Option<usize> {
+        self.text
+            .len()
+            .checked_add(self.hashes.checked_mul(2)?)?
+            .checked_add(mark_len(self.text, '?'))
     }
-    out.push_str(rest);
+
+    fn write(self, out: &mut String) {
+        if self.text.is_empty() {
+            return;
+        }
+        if mark_len(self.text, '?') == 1 {
+            out.push('?');
+        }
+        let mut rest = self.text;
+        for _ in 0..self.hashes {
+            let Some(i) = memchr::memchr(b'#', rest.as_bytes()) else {
+                break;
+            };
+            // `#` is ASCII, so both sides of it are char boundaries.
+            out.push_str(&rest[..i]);
+            out.push_str("%23");
+            rest = &rest[i + 1..];
+        }
+        out.push_str(rest);
+    }
 }
 
 fn fragment_len(f: &str) -> Option<usize> {
@@ -368,6 +388,9 @@ fn fragment_len(f: &str) -> Option<usize> {
 }
 
 fn write_fragment(out: &mut String, f: &str) {
+    if f.is_empty() {
+        return;
+    }
     if mark_len(f, '#') == 1 {
         out.push('#');
     }
@@ -391,13 +414,14 @@ fn write_fragment(out: &mut String, f: &str) {
 /// ```
 pub fn build_relative(path_base: &str, path: &str, query: &str, fragment: &str) -> String {
     let paths = Paths::new(path_base, path);
-    let len = paths.and_then(|p| total(&[p.len(), query_len(query), fragment_len(fragment)]));
+    let query = Query::new(query);
+    let len = paths.and_then(|p| total(&[p.len(), query.len(), fragment_len(fragment)]));
     let (Some(paths), Some(len)) = (paths, len) else {
         alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>());
     };
     let mut out = String::with_capacity(len);
     paths.write(&mut out);
-    write_query(&mut out, query);
+    query.write(&mut out);
     write_fragment(&mut out, fragment);
     debug_assert_eq!(out.len(), len);
     out
@@ -762,12 +786,13 @@ pub fn build_absolute(
     let mut scratch = IdnScratch::default();
     let host = parse_host(host, &mut scratch)?;
     let paths = Paths::new(path_base, path).ok_or(UriError::new(UriErrorKind::TooLong, 0))?;
+    let query = Query::new(query);
     let len = total(&[
         Some(scheme.len()),
         Some("://".len()),
         host.len(),
         paths.len(),
-        query_len(query),
+        query.len(),
         fragment_len(fragment),
     ])
     .ok_or(UriError::new(UriErrorKind::TooLong, 0))?;
@@ -776,7 +801,7 @@ pub fn build_absolute(
     out.push_str("://");
     host.write(&mut out);
     paths.write(&mut out);
-    write_query(&mut out, query);
+    query.write(&mut out);
     write_fragment(&mut out, fragment);
     debug_assert_eq!(out.len(), len);
     Ok(out)
@@ -945,4 +970,47 @@ fn decode_path(path: &str, at: usize) -> Result<Cow<'_, str>, UriError> {
             Cow::Owned(s)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every class, byte by byte, against the RFC 3986 §2.2/§2.3/§3 sets spelled out.
+    #[test]
+    fn byte_classes_are_the_rfc_3986_sets() {
+        const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let unreserved = [ALNUM, "-._~"].concat();
+        let sub_delims = "!$&'()*+,;=";
+        let table: [(&str, u8, String); 6] = [
+            (
+                "§3.3 pchar + '/'",
+                PATH,
+                [&unreserved, sub_delims, ":@/"].concat(),
+            ),
+            ("§3.1 scheme", SCHEME, [ALNUM, "+-."].concat()),
+            (
+                "§3.2.2 reg-name",
+                REG_NAME,
+                [&unreserved, sub_delims].concat(),
+            ),
+            (
+                "§3.2.2 IPv6address",
+                IPV6,
+                "0123456789abcdefABCDEF:.".into(),
+            ),
+            ("§2.3 unreserved", UNRESERVED, unreserved.clone()),
+            (
+                "§3.2.2 IPvFuture",
+                IPV_FUTURE,
+                [&unreserved, sub_delims, ":"].concat(),
+            ),
+        ];
+        for (name, class, members) in &table {
+            for b in 0..=255u8 {
+                let want = members.as_bytes().contains(&b);
+                assert_eq!(is(b, *class), want, "RFC 3986 {name}: byte {b:#04x}");
+            }
+        }
+    }
 }
