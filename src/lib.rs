@@ -26,3 +26,8 @@ mod component;
 
 #[cfg(all(feature = "js", target_arch = "wasm32"))]
 mod js;
+
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -150,6 +150,22 @@ fn pipelining_beyond_the_per_turn_limit_keeps_order() {
     c.send(b"st: a\r\n\r\n");
     assert!(c.response().unwrap().body.contains("/split"));
     drop(c);
+    // More than one turn's worth of requests, then FIN: every one is still answered.
+    let mut c = server.connect();
+    let batch: String = (0..20)
+        .map(|i| format!("GET /f{i} HTTP/1.1\r\nHost: a\r\n\r\n"))
+        .collect();
+    c.send(batch.as_bytes());
+    c.w.shutdown(Shutdown::Write).unwrap();
+    for i in 0..20 {
+        let r = c.response().unwrap_or_else(|e| panic!("response {i}: {e}"));
+        assert!(
+            r.body.contains(&format!("\"/f{i}\"")),
+            "response {i}: {}",
+            r.body
+        );
+    }
+    assert!(c.closed_by_server());
     server.assert_drained();
 }
 

@@ -312,10 +312,13 @@ impl Server {
         if l.output.resume > l.output.pause {
             return invalid("output.resume is above output.pause");
         }
+        // The longest incomplete head `http1::parse` may ask to keep: leading empty lines, the
+        // request line and the header section. The scratch must hold it and one more byte.
         let largest_head = l
             .max_request_line
+            .saturating_mul(2)
             .saturating_add(l.max_header_bytes)
-            .saturating_add(4);
+            .saturating_add(8);
         config.scratch_size = config
             .scratch_size
             .max(largest_head)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the reqparse WebAssembly component: target/wasm/reqparse.component.wasm.
+#
+#   wasm32-unknown-unknown core module (wit-bindgen exports, --profile wasm)
+#     -> wasm-opt (binaryen, from .ci/jco)  -> jco new (component wrapping)
+#
+# wasm32-unknown-unknown, not wasip2: the result imports nothing, so a host instantiates it
+# with an empty linker (tests/component_imports.rs checks that). Idempotent; a warm run only
+# re-links what changed.
+#
+# Environment:
+#   REQPARSE_WASM_FEATURES  cargo features of the guest (default: component,idna)
+#   REQPARSE_WASM_OPT       wasm-opt level flag (default: -O3, see BENCHMARKS.md for -Oz)
+#   REQPARSE_WASM_SIMD      1 to build with +simd128 (default: 0, see BENCHMARKS.md)
+#   REQPARSE_COMPONENT_OUT  output path (default: target/wasm/reqparse.component.wasm)
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+
+features="${REQPARSE_WASM_FEATURES:-component,idna}"
+opt="${REQPARSE_WASM_OPT:--O3}"
+out="${REQPARSE_COMPONENT_OUT:-$repo/target/wasm/reqparse.component.wasm}"
+target_dir="$repo/target/wasm-component"
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+fi
+
+# A 64 KiB stack (not Rust's default 1 MiB) lets the guest start at 2 pages, so the host's
+# StoreLimits memory cap measures what the input makes it use.
+rustflags="-C link-arg=-zstack-size=65536"
+if [ "${REQPARSE_WASM_SIMD:-0}" = 1 ]; then
+    rustflags="$rustflags -C target-feature=+simd128"
+fi
+# Our own target dir: RUSTFLAGS differ from native builds, sharing one would rebuild both.
+RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target_dir" cargo build --lib \
+    --target wasm32-unknown-unknown --profile wasm \
+    --no-default-features --features "$features"
+core="$target_dir/wasm32-unknown-unknown/wasm/reqparse.wasm"
+
+jco_dir="$repo/.ci/jco"
+if [ ! -x "$jco_dir/node_modules/.bin/jco" ] || [ "$jco_dir/package-lock.json" -nt "$jco_dir/node_modules/.package-lock.json" ]; then
+    (cd "$jco_dir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+work="$target_dir/wrap"
+mkdir -p "$work" "$(dirname "$out")"
+# wasm-opt keeps the component-type custom section that wit-bindgen embedded, and reads the
+# enabled wasm features from the target_features section (why the profile strips only debuginfo).
+"$jco_dir/node_modules/.bin/wasm-opt" "$opt" "$core" -o "$work/reqparse.opt.wasm"
+"$jco_dir/node_modules/.bin/jco" new "$work/reqparse.opt.wasm" -o "$out.tmp" >/dev/null
+mv "$out.tmp" "$out"
+
+echo "core module:        $(stat -c %s "$core") bytes ($core)"
+echo "after wasm-opt $opt: $(stat -c %s "$work/reqparse.opt.wasm") bytes"
+echo "component:          $(stat -c %s "$out") bytes ($out)"

@@ -1,0 +1,308 @@
+//! Argument parsing and the answers of each subcommand. Only converts between the command
+//! line, the library's types and JSON: every decision about the input is the library's.
+
+use std::borrow::Cow;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{json, Map, Value};
+
+use reqparse::{disposition, query, uri};
+
+/// Parse the parts of an HTTP request servers touch most, without allocating.
+#[derive(Debug, Parser)]
+#[command(name = "reqparse", version, about, propagate_version = true)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the name/value pairs of a query string as JSON.
+    Query(QueryArgs),
+    /// Build or split URIs (ASP.NET Core UriHelper semantics).
+    Uri {
+        #[command(subcommand)]
+        op: UriOp,
+    },
+    /// Parse (or, with --format, write) a Content-Disposition header value.
+    Disposition(DispositionArgs),
+    /// Run the inspection server: every request is answered with JSON of what reqparse made of it.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct QueryArgs {
+    /// How bytes that are not UTF-8 once decoded, or malformed escapes, are treated.
+    #[arg(long, value_enum, default_value_t = QueryProfileArg::Whatwg)]
+    profile: QueryProfileArg,
+    /// Print the pairs as written, without decoding `+` and `%XX`.
+    #[arg(long, conflicts_with = "map")]
+    raw: bool,
+    /// Print a JSON object of name to array of values (names in first-appearance order).
+    #[arg(long)]
+    map: bool,
+    /// With --map, compare names ignoring ASCII case (the first spelling is kept).
+    #[arg(long, requires = "map")]
+    ignore_case: bool,
+    /// The query string, with or without its leading `?`.
+    #[arg(allow_hyphen_values = true)]
+    query: String,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum QueryProfileArg {
+    Whatwg,
+    Dotnet,
+    Strict,
+}
+
+#[derive(Debug, Subcommand)]
+enum UriOp {
+    /// Print the absolute URI built from its parts.
+    Build {
+        #[arg(long)]
+        scheme: String,
+        /// Host, with an optional port; Unicode hosts become punycode.
+        #[arg(long)]
+        host: String,
+        #[command(flatten)]
+        rest: RelativeParts,
+    },
+    /// Print the relative URI (path base, path, query, fragment).
+    Relative {
+        #[command(flatten)]
+        rest: RelativeParts,
+    },
+    /// Print the parts of an absolute URI as JSON.
+    Split {
+        #[arg(allow_hyphen_values = true)]
+        uri: String,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct RelativeParts {
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    path_base: String,
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    path: String,
+    /// The query, with its leading `?`.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    query: String,
+    /// The fragment, with its leading `#`.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    fragment: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct DispositionArgs {
+    /// Which grammar the header is held to.
+    #[arg(long, value_enum, default_value_t = DispositionProfileArg::Strict)]
+    profile: DispositionProfileArg,
+    /// Decode RFC 2047 encoded-words (`=?utf-8?B?...?=`) in `filename`.
+    #[arg(long)]
+    decode_2047: bool,
+    /// Write a header value instead of parsing one.
+    #[arg(long, requires = "kind")]
+    format: bool,
+    /// With --format: the disposition type (`attachment`, `inline`, `form-data`...).
+    #[arg(long = "type", requires = "format")]
+    kind: Option<String>,
+    /// With --format: the filename; non-token names are quoted or written as `filename*`.
+    #[arg(long, requires = "format")]
+    filename: Option<String>,
+    /// With --format: an extra parameter `NAME=VALUE` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE", requires = "format")]
+    params: Vec<String>,
+    /// The header value to parse (without `Content-Disposition:`).
+    #[arg(
+        required_unless_present = "format",
+        conflicts_with = "format",
+        allow_hyphen_values = true
+    )]
+    header: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DispositionProfileArg {
+    Strict,
+    Browser,
+    Dotnet,
+}
+
+#[derive(Debug, clap::Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Event loops (one thread each); default: one per core.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Where requests are parsed: natively, or through the WebAssembly component in wasmtime.
+    #[arg(long, value_enum, default_value_t = EngineArg::Native)]
+    engine: EngineArg,
+    /// With --engine wasm: the component file (default: $REQPARSE_COMPONENT, then the one
+    /// `.ci/build-component.sh` writes).
+    #[arg(long)]
+    component: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Native,
+    Wasm,
+}
+
+/// Runs one command; `Ok` is what to print on stdout, `Err` the one line for stderr.
+pub fn run(args: Args) -> Result<String, String> {
+    match args.command {
+        Command::Query(a) => query_answer(&a),
+        Command::Uri { op } => uri_answer(op),
+        Command::Disposition(a) => disposition_answer(&a),
+        Command::Serve(a) => serve(a).map(|()| String::new()),
+    }
+}
+
+fn query_answer(a: &QueryArgs) -> Result<String, String> {
+    let profile = match a.profile {
+        QueryProfileArg::Whatwg => query::Profile::Whatwg,
+        QueryProfileArg::Dotnet => query::Profile::DotNet,
+        QueryProfileArg::Strict => query::Profile::Strict,
+    };
+    let err = |e: query::QueryError| format!("invalid query: {e}");
+    if a.map {
+        let options = query::MapOptions {
+            profile,
+            ignore_case: a.ignore_case,
+            ..query::MapOptions::default()
+        };
+        let map = query::QueryMap::parse(&a.query, options).map_err(err)?;
+        let mut object = Map::new();
+        for (name, values) in map.iter() {
+            object.insert(name.to_owned(), values.map(Value::from).collect());
+        }
+        return Ok(Value::Object(object).to_string());
+    }
+    let mut pairs = Vec::new();
+    for pair in query::pairs(&a.query) {
+        let (name, value) = if a.raw {
+            (lossless(pair.name()), lossless(pair.value()))
+        } else {
+            (
+                pair.decode_name(profile).map_err(err)?,
+                pair.decode_value(profile).map_err(err)?,
+            )
+        };
+        pairs.push(json!([name, value]));
+    }
+    Ok(Value::Array(pairs).to_string())
+}
+
+/// Raw pairs are slices of a `&str` cut at ASCII delimiters, so they are UTF-8; the lossy
+/// conversion never replaces anything and only avoids an `unwrap`.
+fn lossless(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+fn uri_answer(op: UriOp) -> Result<String, String> {
+    match op {
+        UriOp::Build { scheme, host, rest } => uri::build_absolute(
+            &scheme,
+            &host,
+            &rest.path_base,
+            &rest.path,
+            &rest.query,
+            &rest.fragment,
+        )
+        .map_err(|e| format!("cannot build URI: {e}")),
+        UriOp::Relative { rest } => Ok(uri::build_relative(
+            &rest.path_base,
+            &rest.path,
+            &rest.query,
+            &rest.fragment,
+        )),
+        UriOp::Split { uri } => {
+            let parts = uri::split_absolute(&uri).map_err(|e| format!("invalid URI: {e}"))?;
+            Ok(json!({
+                "scheme": parts.scheme,
+                "host": parts.host,
+                "path": parts.path,
+                "query": parts.query,
+                "fragment": parts.fragment,
+            })
+            .to_string())
+        }
+    }
+}
+
+fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
+    if a.format {
+        return format_disposition(a);
+    }
+    let profile = match a.profile {
+        DispositionProfileArg::Strict => disposition::Profile::Strict,
+        DispositionProfileArg::Browser => disposition::Profile::Browser,
+        DispositionProfileArg::Dotnet => disposition::Profile::DotNet,
+    };
+    let header = a.header.as_deref().unwrap_or_default();
+    let parsed = disposition::ContentDisposition::parse(header.as_bytes(), profile)
+        .map_err(|e| format!("invalid Content-Disposition: {e}"))?;
+    let filename = parsed.filename_with(disposition::FilenameOptions {
+        decode_2047: a.decode_2047,
+    });
+    let parameters: Vec<Value> = parsed
+        .params()
+        .map(|p| json!([p.name().to_ascii_lowercase(), p.value()]))
+        .collect();
+    Ok(json!({
+        "type": parsed.disposition_type().to_ascii_lowercase(),
+        "filename": filename,
+        "parameters": parameters,
+    })
+    .to_string())
+}
+
+fn format_disposition(a: &DispositionArgs) -> Result<String, String> {
+    let kind = a.kind.as_deref().unwrap_or_default();
+    let mut builder = disposition::DispositionBuilder::new(kind);
+    if let Some(name) = &a.filename {
+        builder = builder.filename(name);
+    }
+    for param in &a.params {
+        let (name, value) = param
+            .split_once('=')
+            .ok_or_else(|| format!("--param {param:?} is not NAME=VALUE"))?;
+        builder = builder.param(name, value);
+    }
+    Ok(builder.build())
+}
+
+fn serve(a: ServeArgs) -> Result<(), String> {
+    let mut config = reqparse::host::Config {
+        addr: a.addr,
+        ..reqparse::host::Config::default()
+    };
+    if let Some(threads) = a.threads {
+        config.threads = threads;
+    }
+    config.engine = match a.engine {
+        EngineArg::Native => reqparse::host::Engine::Native,
+        EngineArg::Wasm => wasm_engine(a.component.as_deref())?,
+    };
+    reqparse::host::serve(config).map_err(|e| format!("server stopped: {e}"))
+}
+
+#[cfg(feature = "engine-wasm")]
+fn wasm_engine(component: Option<&std::path::Path>) -> Result<reqparse::host::Engine, String> {
+    let engine = reqparse::engine::WasmEngine::load(component)
+        .map_err(|e| format!("cannot load the component: {e:#}"))?;
+    Ok(reqparse::host::Engine::Wasm(engine))
+}
+
+#[cfg(not(feature = "engine-wasm"))]
+fn wasm_engine(_: Option<&std::path::Path>) -> Result<reqparse::host::Engine, String> {
+    Err("this build has no wasm engine: rebuild with `--features cli,engine-wasm`".into())
+}

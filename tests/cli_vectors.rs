@@ -1,0 +1,199 @@
+//! Every vector of `tests/vectors/` through the `reqparse` binary: the CLI is the contract other
+//! suites script against, so it must give the library's answers, byte for byte, and fail with one
+//! line on stderr and exit status 1 where the library rejects the input.
+#![cfg(feature = "cli")]
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn vectors(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    match serde_json::from_str(&text) {
+        Ok(Value::Array(cases)) => cases,
+        other => panic!("{path}: not a JSON array: {other:?}"),
+    }
+}
+
+fn s<'a>(case: &'a Value, key: &str) -> &'a str {
+    case.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+fn flag(case: &Value, key: &str) -> bool {
+    case.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn reqparse(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reqparse"))
+        .args(args)
+        .output()
+        .expect("run reqparse")
+}
+
+/// Checks one run against a case; returns a description of the mismatch, if any.
+fn check(case: &Value, out: &Output, parse_json: bool) -> Option<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(error) = case.get("expect_error") {
+        if out.status.code() != Some(1) || !out.stdout.is_empty() {
+            return Some(format!("expected an error, got {:?}: {stdout}", out.status));
+        }
+        if stderr.lines().count() != 1 {
+            return Some(format!("error must be one line, got {stderr:?}"));
+        }
+        if let Some(offset) = error.get("offset").and_then(Value::as_u64) {
+            if !stderr.contains(&offset.to_string()) {
+                return Some(format!("error does not name offset {offset}: {stderr}"));
+            }
+        }
+        return None;
+    }
+    if !out.status.success() {
+        return Some(format!("failed: {stderr}"));
+    }
+    let line = stdout.strip_suffix('\n').unwrap_or(&stdout);
+    let expect = &case["expect"];
+    let same = if parse_json {
+        serde_json::from_str::<Value>(line).ok().as_ref() == Some(expect)
+    } else {
+        Some(line) == expect.as_str()
+    };
+    (!same).then(|| format!("expected {expect}, got {line}"))
+}
+
+/// Runs `args_of` for every case of a vector file and reports all mismatches at once.
+fn run_file(
+    file: &str,
+    parse_json: impl Fn(&Value) -> bool,
+    args_of: impl Fn(&Value) -> Vec<String>,
+) {
+    let cases = vectors(file);
+    let mut failures = Vec::new();
+    let mut skipped = 0;
+    for case in &cases {
+        let args = args_of(case);
+        // A command line cannot carry NUL: such cases are covered by the library's own tests.
+        if args.iter().any(|a| a.contains('\0')) {
+            skipped += 1;
+            continue;
+        }
+        if let Some(why) = check(case, &reqparse(&args), parse_json(case)) {
+            failures.push(format!("{} ({args:?}): {why}", s(case, "source")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} {file} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{file}: {} cases through the CLI ({skipped} with NUL left to the library tests)",
+        cases.len() - skipped
+    );
+}
+
+#[test]
+fn query_vectors() {
+    run_file(
+        "query.json",
+        |_| true,
+        |case| {
+            let mut args = vec!["query".to_owned()];
+            if let Some(profile) = case.get("profile").and_then(Value::as_str) {
+                args.push(format!("--profile={profile}"));
+            }
+            for (key, arg) in [
+                ("raw", "--raw"),
+                ("map", "--map"),
+                ("ignore_case", "--ignore-case"),
+            ] {
+                if flag(case, key) {
+                    args.push(arg.to_owned());
+                }
+            }
+            args.extend(["--".to_owned(), s(case, "input").to_owned()]);
+            args
+        },
+    );
+}
+
+#[test]
+fn uri_vectors() {
+    run_file(
+        "uri.json",
+        |case| s(case, "op") == "split",
+        |case| {
+            let op = s(case, "op");
+            let mut args = vec!["uri".to_owned(), op.to_owned()];
+            if op == "split" {
+                args.extend(["--".to_owned(), s(case, "uri").to_owned()]);
+                return args;
+            }
+            let mut keys = vec!["path_base", "path", "query", "fragment"];
+            if op == "build" {
+                keys.splice(0..0, ["scheme", "host"]);
+            }
+            for key in keys {
+                args.push(format!("--{}={}", key.replace('_', "-"), s(case, key)));
+            }
+            args
+        },
+    );
+}
+
+#[test]
+fn disposition_vectors() {
+    run_file(
+        "disposition.json",
+        |_| true,
+        |case| {
+            let mut args = vec!["disposition".to_owned()];
+            if let Some(profile) = case.get("profile").and_then(Value::as_str) {
+                args.push(format!("--profile={profile}"));
+            }
+            if flag(case, "decode_2047") {
+                args.push("--decode-2047".to_owned());
+            }
+            args.extend(["--".to_owned(), s(case, "input").to_owned()]);
+            args
+        },
+    );
+}
+
+#[test]
+fn disposition_format_vectors() {
+    run_file(
+        "disposition_format.json",
+        |_| false,
+        |case| {
+            let mut args = vec!["disposition".to_owned(), "--format".to_owned()];
+            args.push(format!("--type={}", s(case, "type")));
+            if let Some(name) = case.get("filename").and_then(Value::as_str) {
+                args.push(format!("--filename={name}"));
+            }
+            for pair in case
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                args.push(format!(
+                    "--param={}={}",
+                    pair[0].as_str().unwrap_or_default(),
+                    pair[1].as_str().unwrap_or_default()
+                ));
+            }
+            args
+        },
+    );
+}
+
+#[test]
+fn bad_usage_is_one_clear_error() {
+    let out = reqparse(&["query".into(), "--profile=nope".into(), "a=1".into()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
+}
