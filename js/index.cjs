@@ -343,12 +343,13 @@ function parseQuery(query, options) {
   const q = wellFormed(query, written);
   const base = answer();
   if (n < 0) fail(q, base);
+  const strings = u32[header + H_SPANS_LEN] >>> 1;
   const entries = new Array(n);
   let j = 0;
   for (let i = 0; i < n; i++) {
     const name = str(q, base, j++);
     const values = [];
-    for (let v = str(q, base, j++); v !== null; v = str(q, base, j++)) values.push(v);
+    for (let v = str(q, base, j++); v !== null && j <= strings; v = str(q, base, j++)) values.push(v);
     entries[i] = [name, values];
   }
   return new QueryMap(entries, ignoreCase);
