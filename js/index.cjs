@@ -63,20 +63,31 @@ function checkLength(s) {
   }
 }
 
+// Buffer's per-encoding methods skip the argument checks of write()/toString(); they are not
+// documented, so fall back to the documented calls should a Node version drop them.
+const proto = Buffer.prototype;
+const utf8Write =
+  typeof proto.utf8Write === 'function' ? (b, s, n) => b.utf8Write(s, 0, n) : (b, s, n) => b.write(s, 0, n, 'utf8');
+const latin1Slice =
+  typeof proto.latin1Slice === 'function' ? (b, s, e) => b.latin1Slice(s, e) : (b, s, e) => b.toString('latin1', s, e);
+const ucs2Slice =
+  typeof proto.ucs2Slice === 'function' ? (b, s, e) => b.ucs2Slice(s, e) : (b, s, e) => b.toString('utf16le', s, e);
+
 /** Writes `s` as UTF-8 into the wasm input buffer; returns the byte length. */
 function write(s) {
   checkLength(s);
-  // encodeInto writes at most 3 bytes per UTF-16 unit.
+  // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
   const need = s.length * 3;
   if (need > inputCap) {
-    inputPtr = wasm.rp_input(need);
-    if (inputPtr === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    const ptr = wasm.rp_input(need);
+    if (ptr === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    inputPtr = ptr;
     inputCap = need;
     views();
   } else if (u32.length === 0) {
     views();
   }
-  return inputView.utf8Write(s, 0, need);
+  return utf8Write(inputView, s, need);
 }
 
 function answer() {
@@ -84,12 +95,12 @@ function answer() {
   const textLen = u32[header + H_TEXT_LEN];
   if (textLen !== 0) {
     const p = u32[header + H_TEXT];
-    text = bytes.latin1Slice(p, p + textLen);
+    text = latin1Slice(bytes, p, p + textLen);
   }
   const utf16Len = u32[header + H_UTF16_LEN];
   if (utf16Len !== 0) {
     const p = u32[header + H_UTF16];
-    utf16 = bytes.ucs2Slice(p, p + 2 * utf16Len);
+    utf16 = ucs2Slice(bytes, p, p + 2 * utf16Len);
   }
   return u32[header + H_SPANS] >>> 2;
 }
@@ -114,7 +125,7 @@ function fail(s, base) {
   throw new ReqparseError(str(s, base, 0), u32[header + H_ERR_OFFSET], u32[header + H_ERR_INDEX]);
 }
 
-/** The input as wasm saw it: encodeInto turns lone surrogates into U+FFFD, so must we. */
+/** The input as wasm saw it: UTF-8 encoding turns lone surrogates into U+FFFD, so must we. */
 function wellFormed(s, written) {
   return written === s.length || s.isWellFormed() ? s : s.toWellFormed();
 }
@@ -343,12 +354,13 @@ function parseQuery(query, options) {
   const q = wellFormed(query, written);
   const base = answer();
   if (n < 0) fail(q, base);
+  const strings = u32[header + H_SPANS_LEN] >>> 1;
   const entries = new Array(n);
   let j = 0;
   for (let i = 0; i < n; i++) {
     const name = str(q, base, j++);
     const values = [];
-    for (let v = str(q, base, j++); v !== null; v = str(q, base, j++)) values.push(v);
+    for (let v = str(q, base, j++); v !== null && j <= strings; v = str(q, base, j++)) values.push(v);
     entries[i] = [name, values];
   }
   return new QueryMap(entries, ignoreCase);

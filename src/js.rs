@@ -2,13 +2,15 @@
 //!
 //! Crossing the JS↔wasm boundary is the cost that matters, so strings do not cross one by one:
 //!
-//! - JS writes its input with `TextEncoder.encodeInto` into [`rp_input`]'s reused buffer and
-//!   passes the written length (the input is then valid UTF-8: lone surrogates became U+FFFD).
+//! - JS writes its input as UTF-8 (`Buffer#utf8Write`, like `TextEncoder.encodeInto`) into
+//!   [`rp_input`]'s reused buffer and passes the written length (the input is then valid UTF-8:
+//!   lone surrogates became U+FFFD).
 //! - An export answers with a list of strings in reused buffers, described by the header at
 //!   [`rp_header`]: a `u32` span list of `(start, end)` pairs whose two top bits of `start`
 //!   say where the string lives —
 //!   `00` a slice of the caller's JS string (UTF-16 indices),
-//!   `10` a slice of the text buffer (bytes, all ASCII, so JS reads it as Latin-1),
+//!   `10` a slice of the text buffer (bytes; every span JS slices from it is ASCII, so JS
+//!   reads the whole buffer once as Latin-1),
 //!   `01` a slice of the UTF-16 buffer (code units), `11` a `null`.
 //!   JS decodes each buffer at most once and slices it; the core's `query::decode_spans` already
 //!   writes spans in this shape (its "decoded" bit is our `10`), so the common all-ASCII query
@@ -161,10 +163,17 @@ impl<'a> Utf16Index<'a> {
 /// span in code units.
 fn push_utf16(utf16: &mut Vec<u16>, bytes: &[u8]) -> (u32, u32) {
     let start = utf16.len() as u32;
-    for chunk in bytes.utf8_chunks() {
-        utf16.extend(chunk.valid().encode_utf16());
-        if !chunk.invalid().is_empty() {
-            utf16.push(0xFFFD);
+    // UTF-16 never needs more units than UTF-8 has bytes: one reservation, no regrowth.
+    utf16.reserve(bytes.len());
+    match core::str::from_utf8(bytes) {
+        Ok(s) => utf16.extend(s.encode_utf16()),
+        Err(_) => {
+            for chunk in bytes.utf8_chunks() {
+                utf16.extend(chunk.valid().encode_utf16());
+                if !chunk.invalid().is_empty() {
+                    utf16.push(0xFFFD);
+                }
+            }
         }
     }
     (start, utf16.len() as u32)
@@ -336,9 +345,7 @@ pub fn rp_query_pairs(len: u32, profile: u32, raw: bool, ascii_input: bool) -> i
         if !ascii_input || !text_ascii {
             to_js_indices(input, ascii_input, text, text_ascii, utf16, spans);
         }
-        // A text buffer whose spans all moved to UTF-16 need not be decoded by JS at all.
-        let text_len = if text_ascii { text.len() } else { 0 };
-        publish(&text[..text_len.min(text.len())], utf16, spans);
+        publish(text, utf16, spans);
         i32::try_from(n).unwrap_or(ERR)
     })
 }
@@ -379,9 +386,15 @@ fn to_js_indices(
             }
             TAG_TEXT if !text_ascii => {
                 let bytes = text.get(s..e).unwrap_or_default();
-                let (s, e) = push_utf16(utf16, bytes);
-                *start = TAG_UTF16 | s;
-                *end = e;
+                // ASCII spans stay in the text buffer: JS reads it as Latin-1, and only these
+                // spans' bytes are ever sliced from it.
+                if bytes.is_ascii() {
+                    *end &= !TAG_MASK;
+                } else {
+                    let (s, e) = push_utf16(utf16, bytes);
+                    *start = TAG_UTF16 | s;
+                    *end = e;
+                }
             }
             _ => *end &= !TAG_MASK,
         }
