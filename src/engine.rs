@@ -12,7 +12,7 @@
 //! next call gets a fresh one. The component imports nothing, so it is instantiated with an
 //! empty [`Linker`]: the guest can reach no file, socket or clock.
 //!
-//! ```no_run
+//! ```
 //! use reqparse::engine::{QueryProfile, WasmEngine};
 //!
 //! let engine = WasmEngine::load(None)?; // $REQPARSE_COMPONENT or target/wasm/…
@@ -126,7 +126,7 @@ pub enum EngineErrorKind {
 
 /// An error of one engine call. `Display` is one line: the cause chain (`{e:#}`).
 ///
-/// ```no_run
+/// ```
 /// # let engine = reqparse::engine::WasmEngine::load(None)?;
 /// let mut inspector = engine.inspector()?;
 /// let err = inspector.query_raw_pairs(&"a".repeat(10 << 20)).unwrap_err();
@@ -142,7 +142,7 @@ pub struct EngineError {
 impl EngineError {
     /// Which kind of fault this was.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let err = inspector.query_raw_pairs(&"a".repeat(10 << 20)).unwrap_err();
     /// assert_eq!(err.kind(), reqparse::engine::EngineErrorKind::InputTooLarge);
@@ -175,7 +175,7 @@ fn wt(e: wasmtime::Error) -> anyhow::Error {
 
 /// The loaded component: compiled once, shared by every [`WasmInspector`]. `Clone + Send + Sync`.
 ///
-/// ```no_run
+/// ```
 /// let engine = reqparse::engine::WasmEngine::load(None)?;
 /// let other_thread = engine.clone();
 /// std::thread::spawn(move || other_thread.inspector().map(drop)).join().unwrap()?;
@@ -201,7 +201,7 @@ impl WasmEngine {
     /// The first load compiles it (~30 ms) and caches the machine code next to it as
     /// `<component>.<key>.cwasm`; later loads map that file (~0.1 ms).
     ///
-    /// ```no_run
+    /// ```
     /// let engine = reqparse::engine::WasmEngine::load(None)?;
     /// # Ok::<(), anyhow::Error>(())
     /// ```
@@ -211,7 +211,7 @@ impl WasmEngine {
 
     /// [`WasmEngine::load`] with explicit [`Limits`].
     ///
-    /// ```no_run
+    /// ```
     /// use reqparse::engine::{Limits, WasmEngine};
     /// let limits = Limits { max_input_bytes: 64 << 10, ..Limits::default() };
     /// let engine = WasmEngine::load_with(None, limits)?;
@@ -265,7 +265,7 @@ impl WasmEngine {
 
     /// The component file this engine loaded.
     ///
-    /// ```no_run
+    /// ```
     /// let engine = reqparse::engine::WasmEngine::load(None)?;
     /// println!("{}", engine.component_path().display());
     /// # Ok::<(), anyhow::Error>(())
@@ -277,7 +277,7 @@ impl WasmEngine {
     /// The wasmtime engine (configured with epoch interruption: a store made from it needs
     /// `set_epoch_deadline` before calling into the guest).
     ///
-    /// ```no_run
+    /// ```
     /// let engine = reqparse::engine::WasmEngine::load(None)?;
     /// let _store = wasmtime::Store::new(engine.engine(), ());
     /// # Ok::<(), anyhow::Error>(())
@@ -288,7 +288,7 @@ impl WasmEngine {
 
     /// The compiled component, e.g. to inspect its type.
     ///
-    /// ```no_run
+    /// ```
     /// let engine = reqparse::engine::WasmEngine::load(None)?;
     /// let ty = engine.component().component_type();
     /// assert_eq!(ty.imports(engine.engine()).count(), 0);
@@ -300,7 +300,7 @@ impl WasmEngine {
 
     /// A new instance (one per thread or event loop; it is `Send`, not shared).
     ///
-    /// ```no_run
+    /// ```
     /// let engine = reqparse::engine::WasmEngine::load(None)?;
     /// let mut inspector = engine.inspector()?;
     /// # Ok::<(), anyhow::Error>(())
@@ -474,7 +474,7 @@ struct Live {
 /// Every call checks the input size, enters the guest once, and returns either the guest's
 /// answer or an [`EngineError`] for that call alone.
 ///
-/// ```no_run
+/// ```
 /// use reqparse::engine::WasmEngine;
 /// use reqparse::inspect::RequestHead;
 ///
@@ -499,7 +499,7 @@ impl WasmInspector {
     /// Appends the JSON document of `reqparse::inspect::inspect` for `head`: the whole
     /// request's work in one guest call.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let head = reqparse::inspect::RequestHead {
     ///     method: "GET", scheme: "https", host: "example.com",
@@ -542,7 +542,7 @@ impl WasmInspector {
 
     /// `query.pairs`: decoded pairs.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// use reqparse::engine::QueryProfile;
     /// let pairs = inspector.query_pairs("?a=b+c", QueryProfile::Whatwg)?.unwrap();
@@ -561,7 +561,7 @@ impl WasmInspector {
 
     /// `query.raw-pairs`: the pairs as written.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let pairs = inspector.query_raw_pairs("a=b+c")?;
     /// assert_eq!(pairs, [("a".to_string(), "b+c".to_string())]);
@@ -575,7 +575,7 @@ impl WasmInspector {
 
     /// `query.pair-spans`: the offsets mode (see [`span_text`] to read a span).
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// use reqparse::engine::{span_text, QueryProfile};
     /// let input = "a=%41";
@@ -596,7 +596,7 @@ impl WasmInspector {
 
     /// `query-map.parse`: a map living in the guest, looked up through the returned handle.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// use reqparse::engine::{MapOptions, QueryProfile};
     /// let options = MapOptions {
@@ -626,7 +626,7 @@ impl WasmInspector {
 
     /// `uri.build-absolute`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let uri = inspector.build_absolute("https", "example.com", "", "/a b", "?q", "")?.unwrap();
     /// assert_eq!(uri, "https://example.com/a%20b?q");
@@ -653,7 +653,7 @@ impl WasmInspector {
 
     /// `uri.build-relative`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// assert_eq!(inspector.build_relative("/base", "/p", "", "")?, "/base/p");
     /// # Ok::<(), anyhow::Error>(())
@@ -677,7 +677,7 @@ impl WasmInspector {
 
     /// `uri.split-absolute`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let parts = inspector.split_absolute("http://h/p?q#f")?.unwrap();
     /// assert_eq!((parts.host.as_str(), parts.query.as_str()), ("h", "?q"));
@@ -691,7 +691,7 @@ impl WasmInspector {
 
     /// `disposition.parse`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// use reqparse::engine::DispositionProfile;
     /// let cd = inspector
@@ -714,7 +714,7 @@ impl WasmInspector {
 
     /// `disposition.format`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let header = inspector.format_disposition("attachment", Some("a.txt"), &[])?.unwrap();
     /// assert_eq!(header, "attachment; filename=a.txt");
@@ -744,7 +744,7 @@ impl WasmInspector {
 
     /// Changes this inspector's per-call deadline (the engine's [`Limits::deadline`] by default).
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// inspector.set_deadline(std::time::Duration::from_millis(50));
     /// # Ok::<(), anyhow::Error>(())
@@ -756,7 +756,7 @@ impl WasmInspector {
     /// How many instances this inspector has created so far (1 after [`WasmEngine::inspector`];
     /// grows after each fault and each recycling).
     ///
-    /// ```no_run
+    /// ```
     /// # let inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// assert_eq!(inspector.instances_created(), 1);
     /// # Ok::<(), anyhow::Error>(())
@@ -768,7 +768,7 @@ impl WasmInspector {
     /// The current size of the instance's linear memory in bytes (0 before the first instance
     /// or right after a fault). It never shrinks; [`Limits::recycle_memory_bytes`] bounds it.
     ///
-    /// ```no_run
+    /// ```
     /// # let inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// assert!(inspector.guest_memory_bytes() >= 64 * 1024);
     /// # Ok::<(), anyhow::Error>(())
@@ -883,7 +883,7 @@ fn check_input(input_len: usize, limits: &Limits) -> Result<(), EngineError> {
 /// A query map parsed in the guest (`query-map` resource), valid until the inspector's
 /// instance is replaced. Dropping it frees the guest's map.
 ///
-/// ```no_run
+/// ```
 /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
 /// use reqparse::engine::{MapOptions, QueryProfile};
 /// let options = MapOptions {
@@ -927,7 +927,7 @@ impl QueryMap<'_> {
 
     /// The first value of `name`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// # let options = reqparse::engine::MapOptions { profile: reqparse::engine::QueryProfile::Whatwg, ignore_case: false, max_pairs: None, max_decoded_bytes: None };
     /// let mut map = inspector.query_map("a=1", options)?.unwrap();
@@ -940,7 +940,7 @@ impl QueryMap<'_> {
 
     /// Every value of `name`.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// # let options = reqparse::engine::MapOptions { profile: reqparse::engine::QueryProfile::Whatwg, ignore_case: false, max_pairs: None, max_decoded_bytes: None };
     /// let mut map = inspector.query_map("a=1&a=2", options)?.unwrap();
@@ -953,7 +953,7 @@ impl QueryMap<'_> {
 
     /// Whether `name` appears.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// # let options = reqparse::engine::MapOptions { profile: reqparse::engine::QueryProfile::Whatwg, ignore_case: false, max_pairs: None, max_decoded_bytes: None };
     /// let mut map = inspector.query_map("a", options)?.unwrap();
@@ -966,7 +966,7 @@ impl QueryMap<'_> {
 
     /// The number of distinct names.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// # let options = reqparse::engine::MapOptions { profile: reqparse::engine::QueryProfile::Whatwg, ignore_case: false, max_pairs: None, max_decoded_bytes: None };
     /// let mut map = inspector.query_map("a&b&a", options)?.unwrap();
@@ -980,7 +980,7 @@ impl QueryMap<'_> {
 
     /// Names in first-appearance order with their values in input order.
     ///
-    /// ```no_run
+    /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// # let options = reqparse::engine::MapOptions { profile: reqparse::engine::QueryProfile::Whatwg, ignore_case: false, max_pairs: None, max_decoded_bytes: None };
     /// let mut map = inspector.query_map("b=1&a=2&b=3", options)?.unwrap();
