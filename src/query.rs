@@ -1157,10 +1157,10 @@ struct Group {
 /// scan of the query up to the name (all of it for a missing name) per lookup; the map costs
 /// one decode of everything plus a sort, then a binary search per lookup. Measured with
 /// `cargo bench --bench query -- crossover` (2 shared, heavily loaded cores, so ±30%): on a
-/// short query (4 pairs) the two cross at about 4 lookups (4: 1.10 µs vs 1.05 µs; 8: 2.0 µs
-/// vs 1.4 µs); on a realistic 1 KB query (about 55 pairs) at 8 to 16 lookups (8: 6.9 µs vs
-/// 12.7 µs; 16: 19.6 µs vs 13.5 µs). Below that, re-enumerate; above it, parse once and
-/// use [`QueryMap::get`].
+/// short query (4 pairs) the two cross at about 4 lookups (4: 0.8–1.1 µs both ways; 8:
+/// 1.4–2.0 µs vs 1.0–1.4 µs); on a realistic 1 KB query (56 pairs) at about 16 lookups (8:
+/// 6.9–7.9 µs vs 12.7–13.5 µs; 16: 13.5–19.6 µs vs 13.5–17.3 µs; two runs). Below that,
+/// re-enumerate; above it, parse once and use [`QueryMap::get`].
 ///
 /// ```
 /// use reqparse::query::{MapOptions, QueryMap};
