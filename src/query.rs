@@ -237,17 +237,12 @@ impl<'a> Iterator for Pairs<'a> {
             i += 1;
         }
         let name_end = i;
-        let mut value_flags = 0;
+        let mut value_plain = true;
         if has_eq {
             i += 1;
-            while let Some(&b) = input.get(i) {
-                let class = CLASS[usize::from(b)];
-                if class == AMP {
-                    break;
-                }
-                value_flags |= class;
-                i += 1;
-            }
+            let (len, escapes) = scan_value(input.get(i..).unwrap_or_default());
+            value_plain = !escapes;
+            i += len;
         }
         self.pos = i;
         if i == start {
@@ -270,12 +265,46 @@ impl<'a> Iterator for Pairs<'a> {
             text,
             offset: start,
             value_offset: value_start,
-            plain: (name_flags & ESCAPES == 0, value_flags & ESCAPES == 0),
+            plain: (name_flags & ESCAPES == 0, value_plain),
         })
     }
 }
 
 impl core::iter::FusedIterator for Pairs<'_> {}
+
+/// Finds the end of a value (the first `&`, or the end) and whether a `%` or `+` comes before
+/// it, eight bytes per step: values are the long part of a query, names are short.
+#[inline]
+fn scan_value(bytes: &[u8]) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit set in each byte of `x` that is zero. A false positive can only sit above a true
+    // zero byte, so the lowest set bit is exact, and "any bit below k" is too.
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut escapes = false;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        let amp = zeros(w ^ (ONES * u64::from(b'&')));
+        let esc = zeros(w ^ (ONES * u64::from(b'%'))) | zeros(w ^ (ONES * u64::from(b'+')));
+        if amp != 0 {
+            let k = amp.trailing_zeros() / 8;
+            let below = (1u64 << (k * 8)) - 1;
+            return (base + k as usize, escapes || esc & below != 0);
+        }
+        escapes |= esc != 0;
+        base += 8;
+    }
+    for (k, &b) in chunks.remainder().iter().enumerate() {
+        match CLASS[usize::from(b)] {
+            AMP => return (base + k, escapes),
+            PLUS | PERCENT => escapes = true,
+            _ => {}
+        }
+    }
+    (bytes.len(), escapes)
+}
 
 /// One raw pair, borrowing the input; decode its parts on demand.
 ///
@@ -1124,12 +1153,14 @@ struct Group {
 /// pairs there are (one `String` with all decoded text, one `Vec` of pair spans sorted by name,
 /// one `Vec` of name groups); lookups allocate nothing and cost O(log n) comparisons.
 ///
-/// **Map or re-enumerate?** Looking a name up by re-enumerating with [`Pair::name_eq`] costs one
-/// scan of the query per lookup; the map costs one decode of everything plus a sort, then a
-/// binary search per lookup. Measured with `cargo bench --bench query -- crossover` (2 cores,
-/// realistic 1 KB query, 28 pairs): re-enumerating is cheaper up to about 4 lookups; from
-/// about 5 lookups on, parse once and use [`QueryMap::get`]. On a short query (3 pairs) it is
-/// cheaper to re-enumerate for any realistic number of lookups.
+/// **Map or re-enumerate?** Looking a name up by re-enumerating with [`Pair::name_eq`] costs a
+/// scan of the query up to the name (all of it for a missing name) per lookup; the map costs
+/// one decode of everything plus a sort, then a binary search per lookup. Measured with
+/// `cargo bench --bench query -- crossover` (2 shared, heavily loaded cores, so ±30%): on a
+/// short query (4 pairs) the two cross at about 4 lookups (4: 0.8–1.1 µs both ways; 8:
+/// 1.4–2.0 µs vs 1.0–1.4 µs); on a realistic 1 KB query (56 pairs) at about 16 lookups (8:
+/// 6.9–7.9 µs vs 12.7–13.5 µs; 16: 13.5–19.6 µs vs 13.5–17.3 µs; two runs). Below that,
+/// re-enumerate; above it, parse once and use [`QueryMap::get`].
 ///
 /// ```
 /// use reqparse::query::{MapOptions, QueryMap};
@@ -1607,6 +1638,26 @@ mod tests {
         );
         assert_eq!(pair.decode_value(Profile::DotNet).unwrap(), "é\u{FFFD}%FF ");
         assert_eq!(pair.decode_value(Profile::Strict).unwrap_err().offset, 6);
+    }
+
+    #[test]
+    fn scan_value_words() {
+        let cases: &[(&[u8], (usize, bool))] = &[
+            (b"", (0, false)),
+            (b"abc", (3, false)),
+            (b"&%", (0, false)),
+            (b"%&", (1, true)),
+            (b"abcdefgh&x", (8, false)),
+            (b"abcdefg%&", (8, true)),
+            (b"abcdefghijklmno+", (16, true)),
+            (b"aaaaaaa&%%%%%%%%", (7, false)),
+            (b"''''''''&", (8, false)),
+            (b"\x25\x26\x27\x2a\x2b\x2c\x00\xff&", (1, true)),
+            (b"\x00\x01\x02\x03\x04\x05\x06\x07\x08+", (10, true)),
+        ];
+        for (input, want) in cases {
+            assert_eq!(scan_value(input), *want, "{input:?}");
+        }
     }
 
     #[test]
