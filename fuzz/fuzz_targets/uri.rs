@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(uri.capacity(), uri.len());
         // The builder's output is a URI the splitter accepts, unless a path held a NUL,
         // which ASP.NET Core's decoder (and ours) refuses as `%00`.
-        assert!(split_absolute(&uri).is_ok() || uri.contains("%00"), "{uri:?}");
+        assert!(
+            split_absolute(&uri).is_ok() || uri.contains("%00"),
+            "{uri:?}"
+        );
     }
     let rel = build_relative(&b, &p, &q, &f);
     assert_eq!(rel.capacity(), rel.len());
