@@ -293,12 +293,12 @@ fn is_token(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|&c| is(c, TCHAR))
 }
 
-/// `s[from..to]` as `&str`; the scanners only cut at ASCII bytes, so this fails only on
-/// bytes that are not UTF-8, reported at their offset.
-fn sub(b: &[u8], from: usize, to: usize) -> Result<&str, DispositionError> {
-    let bytes = b.get(from..to).unwrap_or(&[]);
-    core::str::from_utf8(bytes)
-        .map_err(|e| err(DispositionErrorKind::InvalidUtf8, from + e.valid_up_to()))
+/// `s[from..to]`, where `s` is the longest UTF-8 prefix of the header: the scanners only
+/// cut at ASCII bytes, so this fails only for a slice reaching past that prefix, and the
+/// first byte that is not UTF-8 is at `s.len()`.
+fn sub(s: &str, from: usize, to: usize) -> Result<&str, DispositionError> {
+    s.get(from..to)
+        .ok_or(err(DispositionErrorKind::InvalidUtf8, s.len()))
 }
 
 /// How a parameter value was written.
@@ -470,11 +470,49 @@ pub struct FilenameOptions {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContentDisposition<'a> {
-    header: &'a [u8],
+    header: &'a str,
     kind: &'a str,
     params_at: usize,
     count: usize,
     profile: Profile,
+    found: Found<'a>,
+}
+
+/// The filename parameters, noted while parsing so that `filename()` need not re-scan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Found<'a> {
+    /// The first `filename`, the first `filename*`, and how many of each there are.
+    plain: Option<Param<'a>>,
+    star: Option<Param<'a>>,
+    plains: usize,
+    stars: usize,
+    /// Whether a `filename*<N>` section exists.
+    continued: bool,
+}
+
+impl<'a> Found<'a> {
+    fn note(&mut self, p: Param<'a>) {
+        let n = p.name.as_bytes();
+        if n.len() < 8
+            || !n
+                .get(..8)
+                .is_some_and(|f| f.eq_ignore_ascii_case(b"filename"))
+        {
+            return;
+        }
+        match n.get(8..) {
+            Some(b"") => {
+                self.plains += 1;
+                self.plain = self.plain.or(Some(p));
+            }
+            Some(b"*") => {
+                self.stars += 1;
+                self.star = self.star.or(Some(p));
+            }
+            Some([b'*', ..]) => self.continued = true,
+            _ => {}
+        }
+    }
 }
 
 impl<'a> ContentDisposition<'a> {
@@ -498,7 +536,17 @@ impl<'a> ContentDisposition<'a> {
         }
         match profile {
             Profile::Browser => parse_browser(header),
-            Profile::Strict | Profile::DotNet => parse_grammar(header, profile),
+            Profile::Strict | Profile::DotNet => {
+                // Validate UTF-8 once; the scanners slice this prefix (all of it when valid).
+                let text = match core::str::from_utf8(header) {
+                    Ok(t) => t,
+                    Err(e) => header
+                        .get(..e.valid_up_to())
+                        .and_then(|v| core::str::from_utf8(v).ok())
+                        .unwrap_or(""),
+                };
+                parse_grammar(header, text, profile)
+            }
         }
     }
 
@@ -660,23 +708,13 @@ impl<'a> ContentDisposition<'a> {
     }
 
     fn filename_strict(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
-        let mut plain = None;
-        let mut star = None;
-        let mut continued = false;
-        for p in self.params() {
-            if p.name.eq_ignore_ascii_case("filename") {
-                plain = Some(p);
-            } else if p.name.eq_ignore_ascii_case("filename*") {
-                star = Some(p);
-            } else if p.name.len() > 9
-                && p.name
-                    .as_bytes()
-                    .get(..9)
-                    .is_some_and(|n| n.eq_ignore_ascii_case(b"filename*"))
-            {
-                continued = true;
-            }
-        }
+        // Strict has no duplicates: the first is the only one.
+        let Found {
+            plain,
+            star,
+            continued,
+            ..
+        } = self.found;
         if let Some(s) = star {
             if s.quoting == Quoting::Token {
                 if let Some(v) = charset::decode_ext(s.raw, charset::ExtRules::Strict) {
@@ -709,6 +747,22 @@ impl<'a> ContentDisposition<'a> {
     }
 
     fn filename_browser(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
+        let f = self.found;
+        if f.plains <= 1 && f.stars <= 1 {
+            // No duplicates: the noted parameters are the only candidates.
+            if let Some(v) = f
+                .star
+                .and_then(|s| charset::decode_ext(s.raw, charset::ExtRules::Browser))
+            {
+                if !v.is_empty() {
+                    return Some(v);
+                }
+            }
+            let p = f.plain?;
+            return charset::browser_filename(p.value(), opts.decode_2047)
+                .filter(|v| !v.is_empty());
+        }
+        // Chromium takes the first *non-empty* of each, so a later duplicate may win.
         let mut plain: Option<Cow<'a, str>> = None;
         for p in self.params() {
             if plain.is_none() && p.name.eq_ignore_ascii_case("filename") {
@@ -726,12 +780,13 @@ impl<'a> ContentDisposition<'a> {
     }
 
     fn filename_dotnet(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
-        if let Some(s) = self.find("filename*") {
+        // NameValueHeaderValue.Find: the first of each name.
+        if let Some(s) = self.found.star {
             if let Some(v) = charset::decode_ext(s.raw, charset::ExtRules::DotNet) {
                 return Some(v);
             }
         }
-        let p = self.find("filename")?;
+        let p = self.found.plain?;
         if opts.decode_2047 {
             if let Some(v) = charset::dotnet_mime(p.raw) {
                 return Some(Cow::Owned(v));
@@ -873,7 +928,7 @@ fn section(name: &str) -> Option<(&str, usize, bool)> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Params<'a> {
-    header: &'a [u8],
+    header: &'a str,
     pos: usize,
     left: usize,
     profile: Profile,
@@ -887,8 +942,10 @@ impl<'a> Iterator for Params<'a> {
             return None;
         }
         let step = match self.profile {
-            Profile::Browser => browser_next(self.header, self.pos).ok().flatten(),
-            _ => grammar_next(self.header, self.pos, self.profile)
+            Profile::Browser => browser_next(self.header.as_bytes(), self.header, self.pos)
+                .ok()
+                .flatten(),
+            _ => grammar_next(self.header.as_bytes(), self.header, self.pos, self.profile)
                 .ok()
                 .flatten(),
         };
@@ -919,7 +976,11 @@ impl<'a> Iterator for Params<'a> {
 // Whitespace around `=` is allowed (tc2231 `attwithasciifilenamews1`, RFC 6266 §5's
 // `FILENAME= "an example.html"`), as is OWS around the whole value.
 
-fn parse_grammar(h: &[u8], profile: Profile) -> Result<ContentDisposition<'_>, DispositionError> {
+fn parse_grammar<'a>(
+    h: &[u8],
+    text: &'a str,
+    profile: Profile,
+) -> Result<ContentDisposition<'a>, DispositionError> {
     use DispositionErrorKind as K;
     let start = skip(h, 0, WS);
     let end = skip(h, start, TCHAR);
@@ -934,31 +995,35 @@ fn parse_grammar(h: &[u8], profile: Profile) -> Result<ContentDisposition<'_>, D
         // `filename=foo.html`: a parameter where the type should be (tc2231 attmissingdisposition).
         return Err(err(K::MissingType, start));
     }
-    let kind = sub(h, start, end)?;
+    let kind = sub(text, start, end)?;
     let mut seen = Seen::new();
+    let mut found = Found::default();
     let mut pos = end;
     let mut count = 0;
-    while let Some((p, next)) = grammar_next(h, pos, profile)? {
+    while let Some((p, next)) = grammar_next(h, text, pos, profile)? {
         if count == MAX_PARAMS {
             return Err(err(K::TooManyParameters, p.offset));
         }
         if profile == Profile::Strict {
-            if let Some((_, n, _)) = section(p.name) {
+            let sectioned = p.name.bytes().any(|c| c == b'*');
+            if let Some((_, n, _)) = section(p.name).filter(|_| sectioned) {
                 if n >= MAX_SECTIONS {
                     return Err(err(K::SectionLimit, p.offset));
                 }
             }
-            seen.insert(h, p.name, p.offset)?;
+            seen.insert(text.as_bytes(), p.name, p.offset)?;
         }
+        found.note(p);
         count += 1;
         pos = next;
     }
     Ok(ContentDisposition {
-        header: h,
+        header: text,
         kind,
         params_at: end,
         count,
         profile,
+        found,
     })
 }
 
@@ -975,11 +1040,12 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
 
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
 /// `Ok(None)` at the end of the header.
-fn grammar_next(
+fn grammar_next<'a>(
     h: &[u8],
+    text: &'a str,
     pos: usize,
     profile: Profile,
-) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
+) -> Result<Option<(Param<'a>, usize)>, DispositionError> {
     use DispositionErrorKind as K;
     let mut at = skip(h, pos, WS);
     match h.get(at) {
@@ -999,7 +1065,7 @@ fn grammar_next(
             Some(_) => err(K::InvalidName, at),
         });
     }
-    let name = sub(h, name_start, at)?;
+    let name = sub(text, name_start, at)?;
     let name_end = at;
     at = skip(h, at, WS);
     if h.get(at) != Some(&b'=') {
@@ -1035,7 +1101,7 @@ fn grammar_next(
         }
         Quoting::Token
     };
-    let raw = sub(h, value_start, at)?;
+    let raw = sub(text, value_start, at)?;
     Ok(Some((
         Param {
             name,
@@ -1151,20 +1217,23 @@ fn parse_browser(h: &[u8]) -> Result<ContentDisposition<'_>, DispositionError> {
         _ => ("inline", 0),
     };
     let mut count = 0;
+    let mut found = Found::default();
     let mut pos = params_at;
-    while let Some((p, next)) = browser_next(h, pos)? {
+    while let Some((p, next)) = browser_next(h, s, pos)? {
         if count == MAX_PARAMS {
             return Err(err(DispositionErrorKind::TooManyParameters, p.offset));
         }
+        found.note(p);
         count += 1;
         pos = next;
     }
     Ok(ContentDisposition {
-        header: h,
+        header: s,
         kind,
         params_at,
         count,
         profile: Profile::Browser,
+        found,
     })
 }
 
@@ -1193,7 +1262,11 @@ fn browser_value_end(b: &[u8], mut pos: usize) -> usize {
     b.len()
 }
 
-fn browser_next(h: &[u8], mut pos: usize) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
+fn browser_next<'a>(
+    h: &[u8],
+    text: &'a str,
+    mut pos: usize,
+) -> Result<Option<(Param<'a>, usize)>, DispositionError> {
     loop {
         if pos >= h.len() {
             return Ok(None);
@@ -1221,8 +1294,8 @@ fn browser_next(h: &[u8], mut pos: usize) -> Result<Option<(Param<'_>, usize)>, 
         }
         let (n0, n1) = trim_lws(h, v0, v0 + eq);
         let (r0, r1) = trim_lws(h, v0 + eq + 1, v1);
-        let name = sub(h, n0, n1)?;
-        let raw = sub(h, r0, r1)?;
+        let name = sub(text, n0, n1)?;
+        let raw = sub(text, r0, r1)?;
         let rb = raw.as_bytes();
         let quoting = match rb.first() {
             Some(b'"') if rb.len() > 1 && rb.last() == Some(&b'"') => Quoting::Quoted {
