@@ -7,7 +7,8 @@
 //! bytes per idle connection (after minus before, divided by N).
 //!
 //! Other modes (used by the main mode, or by hand for `wrk`):
-//! - `server-ours [--addr A] [--threads T] [--control]`, `server-hyper [...]`: run a server; with
+//! - `server-ours [--addr A] [--threads T] [--control] [--wasm]`, `server-hyper [...]`: run a
+//!   server (`--wasm`: through the component, needs `--features host,engine-wasm`); with
 //!   `--control` it prints `ADDR a` and answers `stats` lines on stdin, and exits on stdin EOF.
 //! - `client N ADDR`: open N idle connections, print `READY`, wait for stdin EOF.
 //!
@@ -135,10 +136,17 @@ fn control_thread(addr: SocketAddr, on_eof: impl FnOnce() + Send + 'static) {
 }
 
 fn server_ours(addr: SocketAddr, threads: usize, control: bool) {
-    use reqparse::host::{Config, Server};
+    use reqparse::host::{Config, Engine, Server};
+    // `--wasm` (with the engine-wasm feature): answer through the component, for wrk.
+    let engine = if std::env::args().any(|a| a == "--wasm") {
+        wasm_engine()
+    } else {
+        Engine::Native
+    };
     let server = Server::bind(Config {
         addr,
         threads,
+        engine,
         ..Config::default()
     })
     .expect("bind");
@@ -149,6 +157,18 @@ fn server_ours(addr: SocketAddr, threads: usize, control: bool) {
         eprintln!("reqparse host shim on http://{}", server.local_addr());
     }
     server.run().expect("run");
+}
+
+#[cfg(feature = "engine-wasm")]
+fn wasm_engine() -> reqparse::host::Engine {
+    let engine =
+        reqparse::engine::WasmEngine::load(None).expect("run .ci/build-component.sh first");
+    reqparse::host::Engine::Wasm(engine)
+}
+
+#[cfg(not(feature = "engine-wasm"))]
+fn wasm_engine() -> reqparse::host::Engine {
+    panic!("--wasm needs --features host,engine-wasm")
 }
 
 fn server_hyper(addr: SocketAddr, threads: usize, control: bool) {
