@@ -159,21 +159,30 @@ impl<'a> Utf16Index<'a> {
     }
 }
 
-/// Appends `bytes` (UTF-8, invalid sequences replaced) as UTF-16; returns the `(start, end)`
-/// span in code units.
-fn push_utf16(utf16: &mut Vec<u16>, bytes: &[u8]) -> (u32, u32) {
+/// Appends `s` as UTF-16; returns the `(start, end)` span in code units.
+fn push_utf16(utf16: &mut Vec<u16>, s: &str) -> (u32, u32) {
+    let at = utf16.len();
+    // UTF-16 never needs more units than UTF-8 has bytes: size the buffer once and write into
+    // it (extend() pays a capacity check per unit), then cut it to length.
+    utf16.resize(at + s.len(), 0);
+    let mut n = 0;
+    let slots = utf16.get_mut(at..).unwrap_or_default();
+    for (slot, unit) in slots.iter_mut().zip(s.encode_utf16()) {
+        *slot = unit;
+        n += 1;
+    }
+    utf16.truncate(at + n);
+    (at as u32, (at + n) as u32)
+}
+
+/// [`push_utf16`] for decoded bytes (UTF-8 from the core; invalid sequences would become
+/// U+FFFD).
+fn push_utf16_lossy(utf16: &mut Vec<u16>, bytes: &[u8]) -> (u32, u32) {
     let start = utf16.len() as u32;
-    // UTF-16 never needs more units than UTF-8 has bytes: one reservation, no regrowth.
-    utf16.reserve(bytes.len());
-    match core::str::from_utf8(bytes) {
-        Ok(s) => utf16.extend(s.encode_utf16()),
-        Err(_) => {
-            for chunk in bytes.utf8_chunks() {
-                utf16.extend(chunk.valid().encode_utf16());
-                if !chunk.invalid().is_empty() {
-                    utf16.push(0xFFFD);
-                }
-            }
+    for chunk in bytes.utf8_chunks() {
+        push_utf16(utf16, chunk.valid());
+        if !chunk.invalid().is_empty() {
+            utf16.push(0xFFFD);
         }
     }
     (start, utf16.len() as u32)
@@ -203,7 +212,7 @@ impl Out<'_> {
             self.text.extend_from_slice(bytes);
             self.span(TAG_TEXT, start, self.text.len() as u32);
         } else {
-            let (start, end) = push_utf16(self.utf16, bytes);
+            let (start, end) = push_utf16(self.utf16, s);
             self.span(TAG_UTF16, start, end);
         }
     }
@@ -391,7 +400,7 @@ fn to_js_indices(
                 if bytes.is_ascii() {
                     *end &= !TAG_MASK;
                 } else {
-                    let (s, e) = push_utf16(utf16, bytes);
+                    let (s, e) = push_utf16_lossy(utf16, bytes);
                     *start = TAG_UTF16 | s;
                     *end = e;
                 }
