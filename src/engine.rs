@@ -77,8 +77,8 @@ pub struct Limits {
     /// (request heads are limited far below that by every HTTP server).
     pub max_input_bytes: usize,
     /// The guest's linear memory may not grow past this (`StoreLimits`); growing past it traps.
-    /// Default 64 MiB: a worst-case 256 KiB query (`a&a&…`) decoded into a list of string pairs
-    /// needs about 30 MiB in the guest.
+    /// Default 32 MiB: the worst case measured, a 256 KiB query `a&a&…` returned as 131 072
+    /// string pairs, grows the guest to 9 MiB.
     pub max_memory_bytes: usize,
     /// Wall-clock budget of one call (epoch interruption, granularity 5 ms). Default 1 s.
     pub deadline: Duration,
@@ -92,7 +92,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_input_bytes: 256 << 10,
-            max_memory_bytes: 64 << 20,
+            max_memory_bytes: 32 << 20,
             deadline: Duration::from_secs(1),
             recycle_after_calls: 100_000,
             recycle_memory_bytes: 4 << 20,
