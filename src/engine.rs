@@ -241,7 +241,7 @@ impl WasmEngine {
         let linker = Linker::<GuestState>::new(&engine);
         let pre = linker.instantiate_pre(&component).map_err(wt)?;
         let pre = ReqparsePre::new(pre).map_err(wt)?;
-        start_ticker(&engine);
+        start_ticker(&engine)?;
         Ok(WasmEngine {
             inner: Arc::new(Shared {
                 engine,
@@ -386,7 +386,7 @@ fn write_cache(
 }
 
 /// One thread per engine advances the epoch; it ends when the engine is dropped.
-fn start_ticker(engine: &Engine) {
+fn start_ticker(engine: &Engine) -> std::io::Result<()> {
     let weak = engine.weak();
     std::thread::Builder::new()
         .name("reqparse-epoch".into())
@@ -397,7 +397,7 @@ fn start_ticker(engine: &Engine) {
                 None => break,
             }
         })
-        .expect("spawning the epoch thread");
+        .map(drop)
 }
 
 fn ticks(deadline: Duration) -> u64 {
@@ -405,7 +405,11 @@ fn ticks(deadline: Duration) -> u64 {
     if deadline.is_zero() {
         return 0;
     }
-    (deadline.as_nanos().div_ceil(TICK.as_nanos()) as u64).saturating_add(1)
+    // wasmtime adds this to the current epoch: keep far from overflow (2^40 ticks = 174 years).
+    u64::try_from(deadline.as_nanos().div_ceil(TICK.as_nanos()))
+        .unwrap_or(u64::MAX)
+        .min(1 << 40)
+        + 1
 }
 
 /// The store's data: the memory limits, and what the host learns about the guest's memory.
