@@ -33,7 +33,7 @@ if [ "${REQPARSE_WASM_SIMD:-0}" = 1 ]; then
     rustflags="$rustflags -C target-feature=+simd128"
 fi
 # Our own target dir: RUSTFLAGS differ from native builds, sharing one would rebuild both.
-RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target_dir" cargo build --lib \
+RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target_dir" cargo rustc --lib --crate-type cdylib \
     --target wasm32-unknown-unknown --profile wasm \
     --no-default-features --features "$features"
 core="$target_dir/wasm32-unknown-unknown/wasm/reqparse.wasm"

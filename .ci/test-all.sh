@@ -18,7 +18,7 @@ step "format"
 cargo fmt --all -- --check
 
 step "core builds without std (no_std + alloc) for wasm32"
-cargo rustc --lib --no-default-features --target wasm32-unknown-unknown --crate-type rlib
+cargo build --lib --no-default-features --target wasm32-unknown-unknown
 
 step "component: build target/wasm/reqparse.component.wasm"
 bash .ci/build-component.sh

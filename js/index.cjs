@@ -63,19 +63,31 @@ function checkLength(s) {
   }
 }
 
+// Buffer's per-encoding methods skip the argument checks of write()/toString(); they are not
+// documented, so fall back to the documented calls should a Node version drop them.
+const proto = Buffer.prototype;
+const utf8Write =
+  typeof proto.utf8Write === 'function' ? (b, s, n) => b.utf8Write(s, 0, n) : (b, s, n) => b.write(s, 0, n, 'utf8');
+const latin1Slice =
+  typeof proto.latin1Slice === 'function' ? (b, s, e) => b.latin1Slice(s, e) : (b, s, e) => b.toString('latin1', s, e);
+const ucs2Slice =
+  typeof proto.ucs2Slice === 'function' ? (b, s, e) => b.ucs2Slice(s, e) : (b, s, e) => b.toString('utf16le', s, e);
+
 /** Writes `s` as UTF-8 into the wasm input buffer; returns the byte length. */
 function write(s) {
   checkLength(s);
-  // encodeInto writes at most 3 bytes per UTF-16 unit.
+  // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
   const need = s.length * 3;
   if (need > inputCap) {
-    inputPtr = wasm.rp_input(need);
+    const ptr = wasm.rp_input(need);
+    if (ptr === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    inputPtr = ptr;
     inputCap = need;
     views();
   } else if (u32.length === 0) {
     views();
   }
-  return inputView.utf8Write(s, 0, need);
+  return utf8Write(inputView, s, need);
 }
 
 function answer() {
@@ -83,12 +95,12 @@ function answer() {
   const textLen = u32[header + H_TEXT_LEN];
   if (textLen !== 0) {
     const p = u32[header + H_TEXT];
-    text = bytes.latin1Slice(p, p + textLen);
+    text = latin1Slice(bytes, p, p + textLen);
   }
   const utf16Len = u32[header + H_UTF16_LEN];
   if (utf16Len !== 0) {
     const p = u32[header + H_UTF16];
-    utf16 = bytes.ucs2Slice(p, p + 2 * utf16Len);
+    utf16 = ucs2Slice(bytes, p, p + 2 * utf16Len);
   }
   return u32[header + H_SPANS] >>> 2;
 }
@@ -113,7 +125,7 @@ function fail(s, base) {
   throw new ReqparseError(str(s, base, 0), u32[header + H_ERR_OFFSET], u32[header + H_ERR_INDEX]);
 }
 
-/** The input as wasm saw it: encodeInto turns lone surrogates into U+FFFD, so must we. */
+/** The input as wasm saw it: UTF-8 encoding turns lone surrogates into U+FFFD, so must we. */
 function wellFormed(s, written) {
   return written === s.length || s.isWellFormed() ? s : s.toWellFormed();
 }
@@ -174,14 +186,24 @@ function queryPairs(query, options) {
   const base = answer();
   if (n < 0) fail(q, base);
   const pairs = new Array(n);
-  for (let i = 0; i < n; i++) {
-    pairs[i] = [str(q, base, 2 * i), str(q, base, 2 * i + 1)];
+  // str() inlined for the common case, a slice of the caller's string (tag 00).
+  for (let i = 0, j = base; i < n; i++, j += 4) {
+    const ns = u32[j];
+    const vs = u32[j + 2];
+    pairs[i] = [
+      ns <= MASK ? q.slice(ns, u32[j + 1]) : str(q, j, 0),
+      vs <= MASK ? q.slice(vs, u32[j + 3]) : str(q, j + 2, 0),
+    ];
   }
   return pairs;
 }
 
+// 1 + the digit's value for ASCII hex digits, 0 for anything else.
 const HEX = new Uint8Array(128);
-for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+for (const [i, c] of [...'0123456789abcdef'].entries()) {
+  HEX[c.charCodeAt(0)] = i + 1;
+  HEX[c.toUpperCase().charCodeAt(0)] = i + 1;
+}
 
 /**
  * The answer for a short query, computed in JS, or undefined when the query holds anything this
@@ -215,7 +237,7 @@ function shortPairs(q, raw) {
       escaped = true;
     } else if (c === 37 /* % */) {
       const hi = q.charCodeAt(i + 1);
-      if (!(hi >= 48 && hi <= 55) || HEX[q.charCodeAt(i + 2)] !== 1) return undefined;
+      if (!(hi >= 48 && hi <= 55) || !(HEX[q.charCodeAt(i + 2)] > 0)) return undefined;
       escaped = true;
       i += 2;
     } else if (c < 0x20 || c > 0x7e) {
@@ -225,9 +247,23 @@ function shortPairs(q, raw) {
   return pairs;
 }
 
+/** `+` → space and `%XX` → its byte, for text shortPairs vetted (ASCII escapes only). */
 function unescape(s) {
-  if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
-  return decodeURIComponent(s.replaceAll('+', ' '));
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 43 /* + */) {
+      out += `${s.slice(last, i)} `;
+      last = i + 1;
+    } else if (c === 37 /* % */) {
+      const byte = (HEX[s.charCodeAt(i + 1)] - 1) * 16 + HEX[s.charCodeAt(i + 2)] - 1;
+      out += s.slice(last, i) + String.fromCharCode(byte);
+      i += 2;
+      last = i + 1;
+    }
+  }
+  return last === 0 ? s : out + s.slice(last);
 }
 
 // ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
@@ -318,12 +354,13 @@ function parseQuery(query, options) {
   const q = wellFormed(query, written);
   const base = answer();
   if (n < 0) fail(q, base);
+  const strings = u32[header + H_SPANS_LEN] >>> 1;
   const entries = new Array(n);
   let j = 0;
   for (let i = 0; i < n; i++) {
     const name = str(q, base, j++);
     const values = [];
-    for (let v = str(q, base, j++); v !== null; v = str(q, base, j++)) values.push(v);
+    for (let v = str(q, base, j++); v !== null && j <= strings; v = str(q, base, j++)) values.push(v);
     entries[i] = [name, values];
   }
   return new QueryMap(entries, ignoreCase);

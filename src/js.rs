@@ -2,13 +2,15 @@
 //!
 //! Crossing the JS↔wasm boundary is the cost that matters, so strings do not cross one by one:
 //!
-//! - JS writes its input with `TextEncoder.encodeInto` into [`rp_input`]'s reused buffer and
-//!   passes the written length (the input is then valid UTF-8: lone surrogates became U+FFFD).
+//! - JS writes its input as UTF-8 (`Buffer#utf8Write`, like `TextEncoder.encodeInto`) into
+//!   [`rp_input`]'s reused buffer and passes the written length (the input is then valid UTF-8:
+//!   lone surrogates became U+FFFD).
 //! - An export answers with a list of strings in reused buffers, described by the header at
 //!   [`rp_header`]: a `u32` span list of `(start, end)` pairs whose two top bits of `start`
 //!   say where the string lives —
 //!   `00` a slice of the caller's JS string (UTF-16 indices),
-//!   `10` a slice of the text buffer (bytes, all ASCII, so JS reads it as Latin-1),
+//!   `10` a slice of the text buffer (bytes; every span JS slices from it is ASCII, so JS
+//!   reads the whole buffer once as Latin-1),
 //!   `01` a slice of the UTF-16 buffer (code units), `11` a `null`.
 //!   JS decodes each buffer at most once and slices it; the core's `query::decode_spans` already
 //!   writes spans in this shape (its "decoded" bit is our `10`), so the common all-ASCII query
@@ -19,6 +21,7 @@
 //! borrows without a fallback.
 #![forbid(unsafe_code)]
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
@@ -26,7 +29,7 @@ use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use wasm_bindgen::prelude::*;
 
-use crate::{query, uri};
+use crate::{disposition, query, uri};
 
 /// Largest input, in bytes of UTF-8, JS may hand over: JS caps strings at 1 MiB of UTF-16 code
 /// units, which is at most 3 MiB of UTF-8. Wasm memory never shrinks, so this bounds it.
@@ -160,10 +163,17 @@ impl<'a> Utf16Index<'a> {
 /// span in code units.
 fn push_utf16(utf16: &mut Vec<u16>, bytes: &[u8]) -> (u32, u32) {
     let start = utf16.len() as u32;
-    for chunk in bytes.utf8_chunks() {
-        utf16.extend(chunk.valid().encode_utf16());
-        if !chunk.invalid().is_empty() {
-            utf16.push(0xFFFD);
+    // UTF-16 never needs more units than UTF-8 has bytes: one reservation, no regrowth.
+    utf16.reserve(bytes.len());
+    match core::str::from_utf8(bytes) {
+        Ok(s) => utf16.extend(s.encode_utf16()),
+        Err(_) => {
+            for chunk in bytes.utf8_chunks() {
+                utf16.extend(chunk.valid().encode_utf16());
+                if !chunk.invalid().is_empty() {
+                    utf16.push(0xFFFD);
+                }
+            }
         }
     }
     (start, utf16.len() as u32)
@@ -198,6 +208,17 @@ impl Out<'_> {
         }
     }
 
+    /// Tokens (types, parameter names) are ASCII; they are answered lowercased.
+    fn lower(&mut self, s: &str) {
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            let start = self.text.len() as u32;
+            self.text.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
+            self.span(TAG_TEXT, start, self.text.len() as u32);
+        } else {
+            self.str(s);
+        }
+    }
+
     fn opt(&mut self, s: Option<&str>) {
         match s {
             Some(s) => self.str(s),
@@ -216,7 +237,12 @@ impl Out<'_> {
         self.spans.clear();
         let mut msg = String::new();
         let _ = write!(msg, "{message}");
-        let index = Utf16Index::new(self.input).at(offset);
+        // Builders have no single input to index into: their offset stands for both.
+        let index = if self.input.is_empty() {
+            offset as u32
+        } else {
+            Utf16Index::new(self.input).at(offset)
+        };
         HEADER[H_ERR_OFFSET].store(offset as u32, Relaxed);
         HEADER[H_ERR_INDEX].store(index, Relaxed);
         self.ascii_input = false;
@@ -270,6 +296,14 @@ fn query_profile(p: u32) -> query::Profile {
     }
 }
 
+fn disposition_profile(p: u32) -> disposition::Profile {
+    match p {
+        1 => disposition::Profile::Browser,
+        2 => disposition::Profile::DotNet,
+        _ => disposition::Profile::Strict,
+    }
+}
+
 /// `queryPairs`: name and value of each pair of the `len`-byte input; returns the pair count
 /// or [`ERR`]. `ascii_input`: JS saw `written === string.length`.
 #[wasm_bindgen]
@@ -311,9 +345,7 @@ pub fn rp_query_pairs(len: u32, profile: u32, raw: bool, ascii_input: bool) -> i
         if !ascii_input || !text_ascii {
             to_js_indices(input, ascii_input, text, text_ascii, utf16, spans);
         }
-        // A text buffer whose spans all moved to UTF-16 need not be decoded by JS at all.
-        let text_len = if text_ascii { text.len() } else { 0 };
-        publish(&text[..text_len.min(text.len())], utf16, spans);
+        publish(text, utf16, spans);
         i32::try_from(n).unwrap_or(ERR)
     })
 }
@@ -354,9 +386,15 @@ fn to_js_indices(
             }
             TAG_TEXT if !text_ascii => {
                 let bytes = text.get(s..e).unwrap_or_default();
-                let (s, e) = push_utf16(utf16, bytes);
-                *start = TAG_UTF16 | s;
-                *end = e;
+                // ASCII spans stay in the text buffer: JS reads it as Latin-1, and only these
+                // spans' bytes are ever sliced from it.
+                if bytes.is_ascii() {
+                    *end &= !TAG_MASK;
+                } else {
+                    let (s, e) = push_utf16(utf16, bytes);
+                    *start = TAG_UTF16 | s;
+                    *end = e;
+                }
             }
             _ => *end &= !TAG_MASK,
         }
@@ -387,6 +425,30 @@ pub fn rp_query_map(len: u32, profile: u32, ignore_case: bool, ascii_input: bool
                 out.str(value);
             }
             out.opt(None);
+            n += 1;
+        }
+        n
+    })
+}
+
+/// `parseContentDisposition`: type (lowercased), effective filename or `null`, then each
+/// parameter's lowercased name and value; returns the parameter count or [`ERR`].
+#[wasm_bindgen]
+pub fn rp_disposition(len: u32, profile: u32, decode_2047: bool, ascii_input: bool) -> i32 {
+    answer(len, ascii_input, |out| {
+        let input = out.input;
+        let cd = match disposition::ContentDisposition::parse(input, disposition_profile(profile)) {
+            Ok(cd) => cd,
+            Err(e) => return out.error(e.offset, e),
+        };
+        out.lower(cd.disposition_type());
+        let filename = cd.filename_with(disposition::FilenameOptions { decode_2047 });
+        out.opt(filename.as_deref());
+        let mut n = 0;
+        for p in cd.params() {
+            out.lower(p.name());
+            let value: Cow<'_, str> = p.value();
+            out.str(&value);
             n += 1;
         }
         n
@@ -462,4 +524,29 @@ pub fn rp_build_absolute(
 #[wasm_bindgen]
 pub fn rp_build_relative(path_base: &str, path: &str, query: &str, fragment: &str) -> String {
     uri::build_relative(path_base, path, query, fragment)
+}
+
+/// `formatContentDisposition`: `params` holds names and values alternately.
+#[wasm_bindgen]
+pub fn rp_format_disposition(
+    disposition_type: &str,
+    filename: Option<String>,
+    params: Vec<String>,
+) -> Option<String> {
+    let mut b = disposition::DispositionBuilder::new(disposition_type);
+    if let Some(f) = filename.as_deref() {
+        b = b.filename(f);
+    }
+    for pair in params.chunks_exact(2) {
+        if let [name, value] = pair {
+            b = b.param(name, value);
+        }
+    }
+    match b.try_build() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            build_error(e.offset, e);
+            None
+        }
+    }
 }

@@ -110,22 +110,31 @@ impl std::error::Error for QueryError {}
 // Byte classes
 // ---------------------------------------------------------------------------------------------
 
-/// Bytes the decoder copies as they are.
-const PLAIN: u8 = 0;
+/// `&`: ends a pair.
+const AMP: u8 = 1;
+/// `=`: the first one ends a name.
+const EQ: u8 = 2;
 /// `+`: a space.
-const PLUS: u8 = 1;
+const PLUS: u8 = 4;
 /// `%`: maybe an escape.
-const PERCENT: u8 = 2;
+const PERCENT: u8 = 8;
+/// What makes a name or value need decoding.
+const ESCAPES: u8 = PLUS | PERCENT;
 
-/// Decoder byte classes: one lookup per byte tells the decode loop whether it must stop.
-static DECODE_CLASS: [u8; 256] = decode_classes();
+/// Byte classes as bit flags: one lookup per byte both finds the pair boundaries and notes
+/// whether the name or value will need decoding (so decoding can borrow without a rescan).
+static CLASS: [u8; 256] = classes();
 
-const fn decode_classes() -> [u8; 256] {
-    // Every byte, including non-ASCII and controls, is copied as is ...
-    let mut t = [PLAIN; 256];
-    // ... except `+` (0x2B), which means a space in form encoding,
+const fn classes() -> [u8; 256] {
+    // Every other byte, controls and non-ASCII included, is plain: 0.
+    let mut t = [0; 256];
+    // `&` (0x26) separates pairs; `;` does not (WHATWG dropped it).
+    t[b'&' as usize] = AMP;
+    // `=` (0x3D) splits name from value.
+    t[b'=' as usize] = EQ;
+    // `+` (0x2B) means a space in form encoding.
     t[b'+' as usize] = PLUS;
-    // ... and `%` (0x25), which starts an escape.
+    // `%` (0x25) starts an escape.
     t[b'%' as usize] = PERCENT;
     t
 }
@@ -209,42 +218,60 @@ impl<'a> Iterator for Pairs<'a> {
     type Item = Pair<'a>;
 
     fn next(&mut self) -> Option<Pair<'a>> {
-        loop {
-            let start = self.pos;
-            let rest = self.input.get(start..)?;
-            if rest.is_empty() {
-                return None;
-            }
-            let len = memchr::memchr(b'&', rest).unwrap_or(rest.len());
-            self.pos = start + len + 1;
-            if len == 0 {
-                continue;
-            }
-            let segment = rest.get(..len)?;
-            let (name, value) = match memchr::memchr(b'=', segment) {
-                Some(eq) => (segment.get(..eq)?, segment.get(eq + 1..)?),
-                None => (segment, &b""[..]),
-            };
-            // Split points are ASCII bytes, so these `get`s never fail on a `&str` input.
-            let text = match self.text {
-                Some(t) => {
-                    let name_end = start + name.len();
-                    let value_start = start + len - value.len();
-                    match (t.get(start..name_end), t.get(value_start..start + len)) {
-                        (Some(n), Some(v)) => Some((n, v)),
-                        _ => None,
-                    }
-                }
-                None => None,
-            };
-            return Some(Pair {
-                name,
-                value,
-                text,
-                offset: start,
-                value_offset: start + len - value.len(),
-            });
+        let input = self.input;
+        let mut i = self.pos;
+        // A run of `&` is a run of empty segments: skip it at one compare per byte.
+        while input.get(i) == Some(&b'&') {
+            i += 1;
         }
+        let start = i;
+        let mut name_flags = 0;
+        let mut has_eq = false;
+        while let Some(&b) = input.get(i) {
+            let class = CLASS[usize::from(b)];
+            if class & (AMP | EQ) != 0 {
+                has_eq = class == EQ;
+                break;
+            }
+            name_flags |= class;
+            i += 1;
+        }
+        let name_end = i;
+        let mut value_flags = 0;
+        if has_eq {
+            i += 1;
+            while let Some(&b) = input.get(i) {
+                let class = CLASS[usize::from(b)];
+                if class == AMP {
+                    break;
+                }
+                value_flags |= class;
+                i += 1;
+            }
+        }
+        self.pos = i;
+        if i == start {
+            return None;
+        }
+        let value_start = if has_eq { name_end + 1 } else { i };
+        let name = input.get(start..name_end)?;
+        let value = input.get(value_start..i)?;
+        // Split points are ASCII bytes, so these `get`s never fail on a `&str` input.
+        let text = match self.text {
+            Some(t) => match (t.get(start..name_end), t.get(value_start..i)) {
+                (Some(n), Some(v)) => Some((n, v)),
+                _ => None,
+            },
+            None => None,
+        };
+        Some(Pair {
+            name,
+            value,
+            text,
+            offset: start,
+            value_offset: value_start,
+            plain: (name_flags & ESCAPES == 0, value_flags & ESCAPES == 0),
+        })
     }
 }
 
@@ -270,6 +297,8 @@ pub struct Pair<'a> {
     offset: usize,
     /// Where the value starts (the end of the name when there is no `=`).
     value_offset: usize,
+    /// Whether name and value are free of `+` and `%` (found by the scan, saves a rescan).
+    plain: (bool, bool),
 }
 
 impl<'a> Pair<'a> {
@@ -302,8 +331,22 @@ impl<'a> Pair<'a> {
         self.offset
     }
 
-    fn value_offset(&self) -> usize {
-        self.value_offset
+    fn name_part(&self) -> Part<'a> {
+        Part {
+            raw: self.name,
+            text: self.text.map(|t| t.0),
+            offset: self.offset,
+            plain: self.plain.0,
+        }
+    }
+
+    fn value_part(&self) -> Part<'a> {
+        Part {
+            raw: self.value,
+            text: self.text.map(|t| t.1),
+            offset: self.value_offset,
+            plain: self.plain.1,
+        }
     }
 
     /// The decoded name; borrows the input when there is nothing to decode.
@@ -318,7 +361,7 @@ impl<'a> Pair<'a> {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn decode_name(&self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
-        decode_cow(self.name, self.text.map(|t| t.0), self.offset, profile)
+        self.name_part().decode_cow(profile)
     }
 
     /// The decoded value; borrows the input when there is nothing to decode.
@@ -330,12 +373,7 @@ impl<'a> Pair<'a> {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn decode_value(&self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
-        decode_cow(
-            self.value,
-            self.text.map(|t| t.1),
-            self.value_offset(),
-            profile,
-        )
+        self.value_part().decode_cow(profile)
     }
 
     /// Appends the decoded name to `out`; allocates nothing when `out` has the capacity.
@@ -350,7 +388,7 @@ impl<'a> Pair<'a> {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn decode_name_into(&self, profile: Profile, out: &mut String) -> Result<(), QueryError> {
-        decode_string(self.name, self.text.map(|t| t.0), self.offset, profile, out)
+        self.name_part().decode_string(profile, out)
     }
 
     /// Appends the decoded value to `out`; allocates nothing when `out` has the capacity.
@@ -368,13 +406,7 @@ impl<'a> Pair<'a> {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn decode_value_into(&self, profile: Profile, out: &mut String) -> Result<(), QueryError> {
-        decode_string(
-            self.value,
-            self.text.map(|t| t.1),
-            self.value_offset(),
-            profile,
-            out,
-        )
+        self.value_part().decode_string(profile, out)
     }
 
     /// The name as raw bytes: `+` → space and valid `%XX` decoded, malformed `%` kept.
@@ -384,7 +416,7 @@ impl<'a> Pair<'a> {
     /// assert_eq!(&*pair.decode_name_bytes(), b"\xFF %zz");
     /// ```
     pub fn decode_name_bytes(&self) -> Cow<'a, [u8]> {
-        decode_bytes(self.name)
+        self.name_part().decode_bytes()
     }
 
     /// The value as raw bytes: `+` → space and valid `%XX` decoded, malformed `%` kept.
@@ -394,7 +426,7 @@ impl<'a> Pair<'a> {
     /// assert_eq!(&*pair.decode_value_bytes(), b"\0A ");
     /// ```
     pub fn decode_value_bytes(&self) -> Cow<'a, [u8]> {
-        decode_bytes(self.value)
+        self.value_part().decode_bytes()
     }
 
     /// Whether the name, decoded with [`Profile::Whatwg`], equals `name`; allocates nothing.
@@ -419,22 +451,16 @@ impl<'a> Pair<'a> {
     /// assert!(!pair.name_eq_with(Profile::Strict, "%FF"));
     /// ```
     pub fn name_eq_with(&self, profile: Profile, name: &str) -> bool {
-        if !needs_escape_work(self.name) && self.name == name.as_bytes() {
+        let part = self.name_part();
+        if part.plain && self.name == name.as_bytes() {
             return true;
         }
         let mut sink = EqSink {
-            rest: name.as_bytes(),
+            expected: name.as_bytes(),
+            matched: 0,
         };
-        matches!(
-            decode_to(
-                self.name,
-                self.text.map(|t| t.0),
-                self.offset,
-                profile,
-                &mut sink
-            ),
-            Ok(true)
-        ) && sink.rest.is_empty()
+        matches!(part.decode_to(profile, &mut sink), Ok(true))
+            && sink.matched == sink.expected.len()
     }
 }
 
@@ -445,12 +471,37 @@ impl<'a> Pair<'a> {
 /// Where decoded text goes. `put` returns `false` to stop early (a comparison that failed).
 trait Sink {
     fn put(&mut self, s: &str) -> bool;
+
+    /// A point to come back to when the fast decoder gives up half-way.
+    fn mark(&self) -> usize;
+
+    fn reset(&mut self, mark: usize);
+
+    /// `b` is ASCII.
+    #[inline]
+    fn put_ascii(&mut self, b: u8) -> bool {
+        self.put(char::from(b).encode_utf8(&mut [0; 4]))
+    }
 }
 
 impl Sink for String {
     #[inline]
     fn put(&mut self, s: &str) -> bool {
         self.push_str(s);
+        true
+    }
+
+    fn mark(&self) -> usize {
+        self.len()
+    }
+
+    fn reset(&mut self, mark: usize) {
+        self.truncate(mark);
+    }
+
+    #[inline]
+    fn put_ascii(&mut self, b: u8) -> bool {
+        self.push(char::from(b));
         true
     }
 }
@@ -461,23 +512,46 @@ impl Sink for Vec<u8> {
         self.extend_from_slice(s.as_bytes());
         true
     }
+
+    fn mark(&self) -> usize {
+        self.len()
+    }
+
+    fn reset(&mut self, mark: usize) {
+        self.truncate(mark);
+    }
+
+    #[inline]
+    fn put_ascii(&mut self, b: u8) -> bool {
+        self.push(b);
+        true
+    }
 }
 
 /// Compares decoded text against an expected string as it is produced.
 struct EqSink<'t> {
-    rest: &'t [u8],
+    expected: &'t [u8],
+    matched: usize,
 }
 
 impl Sink for EqSink<'_> {
     #[inline]
     fn put(&mut self, s: &str) -> bool {
-        match self.rest.strip_prefix(s.as_bytes()) {
-            Some(rest) => {
-                self.rest = rest;
-                true
-            }
-            None => false,
+        let end = self.matched + s.len();
+        if self.expected.get(self.matched..end) == Some(s.as_bytes()) {
+            self.matched = end;
+            true
+        } else {
+            false
         }
+    }
+
+    fn mark(&self) -> usize {
+        self.matched
+    }
+
+    fn reset(&mut self, mark: usize) {
+        self.matched = mark;
     }
 }
 
@@ -490,98 +564,169 @@ impl Sink for CountSink {
         self.0 = self.0.saturating_add(s.len());
         true
     }
+
+    fn mark(&self) -> usize {
+        self.0
+    }
+
+    fn reset(&mut self, mark: usize) {
+        self.0 = mark;
+    }
 }
 
 const REPLACEMENT: &str = "\u{FFFD}";
 
-#[inline]
-fn needs_escape_work(raw: &[u8]) -> bool {
-    memchr::memchr2(b'%', b'+', raw).is_some()
-}
-
-fn decode_cow<'a>(
+/// A name or value with what the scan learnt about it.
+#[derive(Clone, Copy)]
+struct Part<'a> {
     raw: &'a [u8],
+    /// `raw` as text, when the input was a `&str`.
     text: Option<&'a str>,
-    base: usize,
-    profile: Profile,
-) -> Result<Cow<'a, str>, QueryError> {
-    if !needs_escape_work(raw) {
-        if let Some(t) = text {
-            return Ok(Cow::Borrowed(t));
-        }
-        if let Ok(t) = core::str::from_utf8(raw) {
-            return Ok(Cow::Borrowed(t));
-        }
-    }
-    // Decoding never makes valid UTF-8 input longer, so one allocation is enough for it.
-    let mut out = String::with_capacity(raw.len());
-    decode_to(raw, text, base, profile, &mut out)?;
-    Ok(Cow::Owned(out))
+    /// Where `raw` starts in the whole input.
+    offset: usize,
+    /// No `+` and no `%`: decoding changes nothing.
+    plain: bool,
 }
 
-fn decode_string(
-    raw: &[u8],
-    text: Option<&str>,
-    base: usize,
-    profile: Profile,
-    out: &mut String,
-) -> Result<(), QueryError> {
-    let before = out.len();
-    let r = decode_to(raw, text, base, profile, out).map(|_| ());
-    if r.is_err() {
-        out.truncate(before);
+impl<'a> Part<'a> {
+    fn decode_cow(self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
+        if self.plain {
+            if let Some(t) = self.text {
+                return Ok(Cow::Borrowed(t));
+            }
+            if let Ok(t) = core::str::from_utf8(self.raw) {
+                return Ok(Cow::Borrowed(t));
+            }
+        }
+        // Decoding never makes valid UTF-8 input longer, so one allocation is enough for it.
+        let mut out = String::with_capacity(self.raw.len());
+        self.decode_to(profile, &mut out)?;
+        Ok(Cow::Owned(out))
     }
-    r
+
+    fn decode_string(self, profile: Profile, out: &mut String) -> Result<(), QueryError> {
+        if let (true, Some(t)) = (self.plain, self.text) {
+            out.push_str(t);
+            return Ok(());
+        }
+        let before = out.len();
+        let r = self.decode_to(profile, out).map(|_| ());
+        if r.is_err() {
+            out.truncate(before);
+        }
+        r
+    }
+
+    fn decode_bytes(self) -> Cow<'a, [u8]> {
+        if self.plain {
+            return Cow::Borrowed(self.raw);
+        }
+        let raw = self.raw;
+        let mut out = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while let Some(&b) = raw.get(i) {
+            let (v, width) = match CLASS[usize::from(b)] {
+                PLUS => (b' ', 1),
+                PERCENT => match raw.get(i..).and_then(escape_at) {
+                    Some(v) => (v, 3),
+                    None => (b'%', 1),
+                },
+                _ => (b, 1),
+            };
+            out.push(v);
+            i += width;
+        }
+        Cow::Owned(out)
+    }
+
+    /// Decodes into `sink`; `Ok(false)` means the sink stopped early.
+    fn decode_to<S: Sink>(self, profile: Profile, sink: &mut S) -> Result<bool, QueryError> {
+        let mark = sink.mark();
+        if let Some(done) = decode_fast(self.raw, profile == Profile::Strict, sink) {
+            return Ok(done);
+        }
+        // Bad input: start again on the careful path, which knows where every byte came from.
+        sink.reset(mark);
+        let text = match self.text {
+            Some(t) => Some(t),
+            None => core::str::from_utf8(self.raw).ok(),
+        };
+        match text {
+            Some(t) => decode_text(t, self.offset, profile, sink),
+            None => decode_generic(self.raw, self.offset, profile, sink),
+        }
+    }
 }
 
-fn decode_bytes(raw: &[u8]) -> Cow<'_, [u8]> {
-    if !needs_escape_work(raw) {
-        return Cow::Borrowed(raw);
-    }
-    let mut out = Vec::with_capacity(raw.len());
+/// The fast decoder's stack buffer: most names and values fit in one chunk.
+const FAST_CHUNK: usize = 256;
+
+/// The fast path for input that decodes to valid UTF-8 (the same in every profile): decode
+/// bytes into a stack buffer, validate each chunk once, hand it to the sink. `None` means
+/// the input needs the careful path (decoded bytes that are not UTF-8, or a malformed escape
+/// under Strict); the sink may then hold a prefix, which the caller discards.
+fn decode_fast<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option<bool> {
+    let mut buf = [0u8; FAST_CHUNK];
+    let mut n = 0;
     let mut i = 0;
     while let Some(&b) = raw.get(i) {
-        match DECODE_CLASS[usize::from(b)] {
-            PLUS => {
-                out.push(b' ');
-                i += 1;
-            }
-            PERCENT => match raw.get(i..).and_then(escape_at) {
+        let class = CLASS[usize::from(b)];
+        let v = if class & ESCAPES == 0 {
+            i += 1;
+            b
+        } else if class == PLUS {
+            i += 1;
+            b' '
+        } else {
+            match raw.get(i..).and_then(escape_at) {
                 Some(v) => {
-                    out.push(v);
                     i += 3;
+                    v
                 }
+                None if strict => return None,
                 None => {
-                    out.push(b'%');
                     i += 1;
+                    b'%'
                 }
-            },
-            _ => {
-                out.push(b);
-                i += 1;
+            }
+        };
+        // A full buffer is flushed right below, so the slot always exists.
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = v;
+        }
+        n += 1;
+        if n == FAST_CHUNK {
+            n = flush(&mut buf, n, false, sink)?;
+            if n == STOPPED {
+                return Some(false);
             }
         }
     }
-    Cow::Owned(out)
+    match flush(&mut buf, n, true, sink)? {
+        STOPPED => Some(false),
+        _ => Some(true),
+    }
 }
 
-/// Decodes `raw` (which starts at byte `base` of the whole input) into `sink`.
-/// `Ok(false)` means the sink stopped early.
-fn decode_to<S: Sink>(
-    raw: &[u8],
-    text: Option<&str>,
-    base: usize,
-    profile: Profile,
-    sink: &mut S,
-) -> Result<bool, QueryError> {
-    let text = match text {
-        Some(t) => Some(t),
-        None => core::str::from_utf8(raw).ok(),
+/// What [`flush`] returns when the sink stopped.
+const STOPPED: usize = usize::MAX;
+
+/// Validates `buf[..n]` and hands it to `sink`. Returns how many bytes of an incomplete
+/// sequence were carried to the front of `buf` (only when not `last`), [`STOPPED`], or `None`
+/// when the bytes are not UTF-8.
+fn flush<S: Sink>(buf: &mut [u8; FAST_CHUNK], n: usize, last: bool, sink: &mut S) -> Option<usize> {
+    let chunk = buf.get(..n)?;
+    let valid = match core::str::from_utf8(chunk) {
+        Ok(s) => return Some(if sink.put(s) { 0 } else { STOPPED }),
+        Err(e) if e.error_len().is_none() && !last => e.valid_up_to(),
+        Err(_) => return None,
     };
-    match text {
-        Some(t) => decode_text(t, base, profile, sink),
-        None => decode_generic(raw, base, profile, sink),
+    let good = core::str::from_utf8(chunk.get(..valid)?).ok()?;
+    if !sink.put(good) {
+        return Some(STOPPED);
     }
+    buf.copy_within(valid..n, 0);
+    Some(n - valid)
 }
 
 /// Escape runs are decoded in chunks of this many bytes on the stack.
@@ -601,43 +746,64 @@ fn decode_text<S: Sink>(
     let mut run = 0;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        let class = DECODE_CLASS[usize::from(b)];
-        if class == PLAIN {
+        let class = CLASS[usize::from(b)];
+        if class & ESCAPES == 0 {
             i += 1;
             continue;
         }
         if run < i && !sink.put(text.get(run..i).unwrap_or_default()) {
             return Ok(false);
         }
-        if class == PLUS {
-            if !sink.put(" ") {
-                return Ok(false);
-            }
-            i += 1;
+        let rest = bytes.get(i..).unwrap_or_default();
+        let (ok, width) = if class == PLUS {
+            (sink.put_ascii(b' '), 1)
         } else {
-            let n = escape_run_len(bytes.get(i..).unwrap_or_default());
-            if n == 0 {
-                if profile == Profile::Strict {
+            match escape_at(rest) {
+                None if profile == Profile::Strict => {
                     return Err(QueryError::new(QueryErrorKind::InvalidEscape, base + i));
                 }
-                if !sink.put("%") {
-                    return Ok(false);
-                }
-                i += 1;
-            } else {
-                let src = bytes.get(i..i + 3 * n).unwrap_or_default();
-                if !decode_escape_run(src, base + i, profile, sink)? {
-                    return Ok(false);
-                }
-                i += 3 * n;
+                None => (sink.put_ascii(b'%'), 1),
+                Some(v) if v < 0x80 => (sink.put_ascii(v), 3),
+                Some(v) => match escaped_char(v, rest) {
+                    Some((c, width)) => (sink.put(c.encode_utf8(&mut [0; 4])), width),
+                    // Not a whole valid sequence: the careful path takes the escape run.
+                    None => {
+                        let n = escape_run_len(rest);
+                        let src = rest.get(..3 * n).unwrap_or_default();
+                        (decode_escape_run(src, base + i, profile, sink)?, 3 * n)
+                    }
+                },
             }
+        };
+        if !ok {
+            return Ok(false);
         }
+        i += width;
         run = i;
     }
     if run < bytes.len() && !sink.put(text.get(run..).unwrap_or_default()) {
         return Ok(false);
     }
     Ok(true)
+}
+
+/// The character escaped by the valid UTF-8 sequence of escapes at the start of `rest`, whose
+/// first escape decodes to `lead` (not ASCII), and how many input bytes it spans.
+#[inline]
+fn escaped_char(lead: u8, rest: &[u8]) -> Option<(char, usize)> {
+    let len = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut seq = [lead, 0, 0, 0];
+    for k in 1..len {
+        let b = rest.get(3 * k..).and_then(escape_at)?;
+        *seq.get_mut(k)? = b;
+    }
+    let s = core::str::from_utf8(seq.get(..len)?).ok()?;
+    Some((s.chars().next()?, 3 * len))
 }
 
 /// How many valid `%XX` escapes follow each other at the start of `bytes`.
@@ -748,7 +914,7 @@ fn decode_generic<S: Sink>(
     loop {
         while len < CHUNK {
             let Some(&b) = raw.get(i) else { break };
-            let (v, width) = match DECODE_CLASS[usize::from(b)] {
+            let (v, width) = match CLASS[usize::from(b)] {
                 PLUS => (b' ', 1),
                 PERCENT => match raw.get(i..).and_then(escape_at) {
                     Some(v) => (v, 3),
@@ -879,14 +1045,13 @@ pub fn decode_spans(
     }
     let mut count = 0;
     for pair in Pairs::new(input) {
-        let value_offset = pair.value_offset();
-        for (raw, offset) in [(pair.name, pair.offset), (pair.value, value_offset)] {
-            let plain = !needs_escape_work(raw) && core::str::from_utf8(raw).is_ok();
+        for part in [pair.name_part(), pair.value_part()] {
+            let plain = part.plain && core::str::from_utf8(part.raw).is_ok();
             let (start, end) = if plain {
-                (offset, offset + raw.len())
+                (part.offset, part.offset + part.raw.len())
             } else {
                 let start = out.len();
-                decode_generic_or_text(raw, offset, profile, out)?;
+                part.decode_to(profile, out)?;
                 (start, out.len())
             };
             if end >= LIMIT {
@@ -900,15 +1065,6 @@ pub fn decode_spans(
         count += 1;
     }
     Ok(count)
-}
-
-fn decode_generic_or_text(
-    raw: &[u8],
-    base: usize,
-    profile: Profile,
-    out: &mut Vec<u8>,
-) -> Result<bool, QueryError> {
-    decode_to(raw, None, base, profile, out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1030,9 +1186,8 @@ impl QueryMap {
         if raw_total > options.max_decoded_bytes {
             let mut sink = CountSink(0);
             for pair in pairs(query) {
-                let value_offset = pair.value_offset();
-                decode_to(pair.name, None, pair.offset, options.profile, &mut sink)?;
-                decode_to(pair.value, None, value_offset, options.profile, &mut sink)?;
+                pair.name_part().decode_to(options.profile, &mut sink)?;
+                pair.value_part().decode_to(options.profile, &mut sink)?;
                 if sink.0 > options.max_decoded_bytes {
                     return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset));
                 }

@@ -185,89 +185,104 @@ impl std::error::Error for UriError {}
 // Paths, query, fragment: length first, then write
 // ---------------------------------------------------------------------------------------------
 
-/// Length of `s` once written by [`write_path`]: pchar and valid `%XX` kept, the rest `%XX`.
-/// `None` only when the count overflows `usize`.
-fn path_len(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    let mut len = bytes.len();
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if is(b, PATH) {
-            i += 1;
-        } else if b == b'%' && escape_at(&bytes[i..]).is_some() {
-            i += 3;
-        } else {
-            // One byte becomes three.
-            len = len.checked_add(2)?;
-            i += 1;
-        }
-    }
-    Some(len)
+/// Whether the path byte at `bytes[i]` is copied as is: `pchar`, `/`, or the `%` of a valid
+/// escape (whose two hex digits are `pchar` themselves, so every byte can be judged alone).
+#[inline]
+fn path_keeps(bytes: &[u8], i: usize, b: u8) -> bool {
+    is(b, PATH) || (b == b'%' && escape_at(&bytes[i..]).is_some())
 }
 
+/// Length of `s` once written by [`write_path`]; `None` only if it overflows `usize`.
+fn path_len(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let escaped = (0..bytes.len())
+        .zip(bytes)
+        .filter(|&(i, &b)| !path_keeps(bytes, i, b))
+        .count();
+    // Each escaped byte becomes three.
+    s.len().checked_add(escaped.checked_mul(2)?)
+}
+
+/// `%00%01...%FF`: the escape of byte `b` is `ESCAPES[3 * b..3 * b + 3]`, so writing one is a
+/// single 3-byte copy (measured cheaper than three `push`es).
+const ESCAPES: &str = {
+    const fn table() -> [u8; 768] {
+        let mut t = [0u8; 768];
+        let mut b = 0;
+        while b < 256 {
+            t[3 * b] = b'%';
+            t[3 * b + 1] = HEX_UPPER[b >> 4];
+            t[3 * b + 2] = HEX_UPPER[b & 0xF];
+            b += 1;
+        }
+        t
+    }
+    const BYTES: [u8; 768] = table();
+    // Evaluated at compile time: the table is ASCII, so this never fails at run time.
+    match core::str::from_utf8(&BYTES) {
+        Ok(s) => s,
+        Err(_) => panic!("escape table is ASCII"),
+    }
+};
+
 fn push_escape(out: &mut String, b: u8) {
-    out.push('%');
-    out.push(char::from(HEX_UPPER[usize::from(b >> 4)]));
-    out.push(char::from(HEX_UPPER[usize::from(b & 0xF)]));
+    let i = 3 * usize::from(b);
+    out.push_str(&ESCAPES[i..i + 3]);
 }
 
 fn write_path(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
-    let mut run = 0;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if is(b, PATH) {
-            i += 1;
+    let mut run = 0; // start of the bytes kept but not yet copied
+    for (i, &b) in bytes.iter().enumerate() {
+        if path_keeps(bytes, i, b) {
             continue;
         }
-        if b == b'%' && escape_at(&bytes[i..]).is_some() {
-            i += 3;
-            continue;
+        // A non-empty run starts after a kept ASCII byte or after the last byte of an escaped
+        // char (every byte of a multi-byte char is escaped), so it lies on char boundaries.
+        if run < i {
+            out.push_str(&s[run..i]);
         }
-        // `run` and `i` are char boundaries: every byte before `i` is either ASCII (kept or an
-        // escape) or part of a multi-byte char that the loop below escaped to its end.
-        out.push_str(&s[run..i]);
         push_escape(out, b);
-        i += 1;
-        run = i;
-        // Skip the rest of a multi-byte char here, so `run` never points inside one.
-        while let Some(&c) = bytes.get(i) {
-            if c & 0xC0 != 0x80 {
-                break;
-            }
-            push_escape(out, c);
-            i += 1;
-            run = i;
-        }
+        run = i + 1;
     }
-    out.push_str(&s[run..]);
+    if run < bytes.len() {
+        out.push_str(&s[run..]);
+    }
 }
 
-/// A path argument as written: its text (maybe without its trailing `/`, see [`Paths::new`])
-/// and whether it needs the leading `/` it lacks.
+/// A path argument as written: its text (maybe without its trailing `/`, see [`Paths::new`]),
+/// whether it needs the leading `/` it lacks, and its escaped length (slash excluded).
 #[derive(Clone, Copy)]
 struct PathPart<'a> {
-    add_slash: bool,
     text: &'a str,
+    add_slash: bool,
+    escaped_len: usize,
 }
 
 impl<'a> PathPart<'a> {
-    fn new(s: &'a str) -> Self {
-        Self {
-            add_slash: !s.is_empty() && !s.starts_with('/'),
-            text: s,
-        }
+    /// `add_slash` is judged on the argument before any trailing `/` is dropped.
+    fn new(arg: &str, text: &'a str) -> Option<Self> {
+        Some(Self {
+            text,
+            add_slash: !arg.is_empty() && !arg.starts_with('/'),
+            escaped_len: path_len(text)?,
+        })
     }
 
     fn len(self) -> Option<usize> {
-        path_len(self.text)?.checked_add(usize::from(self.add_slash))
+        self.escaped_len.checked_add(usize::from(self.add_slash))
     }
 
     fn write(self, out: &mut String) {
         if self.add_slash {
             out.push('/');
         }
-        write_path(out, self.text);
+        // Most paths need no escape at all: one copy then.
+        if self.escaped_len == self.text.len() {
+            out.push_str(self.text);
+        } else {
+            write_path(out, self.text);
+        }
     }
 }
 
@@ -279,28 +294,33 @@ struct Paths<'a> {
 }
 
 impl<'a> Paths<'a> {
-    fn new(path_base: &'a str, path: &'a str) -> Self {
-        let mut base = PathPart::new(path_base);
-        let path = PathPart::new(path);
-        if !path.text.is_empty() {
-            // Every non-empty path is written with a leading `/`, so a base ending in `/` (the
-            // one we add to a bare "/"-less base included) gives one up.
-            if let Some(stripped) = base.text.strip_suffix('/') {
-                base.text = stripped;
-            }
-        }
-        Self { base, path }
+    /// `None` only if an escaped length overflows `usize`.
+    fn new(path_base: &'a str, path: &'a str) -> Option<Self> {
+        // Every non-empty path is written with a leading `/`, so a base ending in `/` (one we
+        // add to a "/"-less base included) gives its own up.
+        let base_text = match path_base.strip_suffix('/') {
+            Some(stripped) if !path.is_empty() => stripped,
+            _ => path_base,
+        };
+        Some(Self {
+            base: PathPart::new(path_base, base_text)?,
+            path: PathPart::new(path, path)?,
+        })
+    }
+
+    fn is_empty(self) -> bool {
+        self.base.text.is_empty() && self.path.text.is_empty()
     }
 
     fn len(self) -> Option<usize> {
-        if self.base.text.is_empty() && self.path.text.is_empty() {
+        if self.is_empty() {
             return Some(1);
         }
         self.base.len()?.checked_add(self.path.len()?)
     }
 
     fn write(self, out: &mut String) {
-        if self.base.text.is_empty() && self.path.text.is_empty() {
+        if self.is_empty() {
             out.push('/');
             return;
         }
@@ -321,26 +341,46 @@ fn mark_len(s: &str, mark: char) -> usize {
     usize::from(!s.is_empty() && !s.starts_with(mark))
 }
 
-/// Length of the query once `#` became `%23` (the only byte that would end it early).
-fn query_len(q: &str) -> Option<usize> {
-    let hashes = memchr::memchr_iter(b'#', q.as_bytes()).count();
-    q.len()
-        .checked_add(hashes.checked_mul(2)?)?
-        .checked_add(mark_len(q, '?'))
+/// A query as written: `?` added when missing, and `#` (the only byte that would end it
+/// early) escaped as `%23`.
+#[derive(Clone, Copy)]
+struct Query<'a> {
+    text: &'a str,
+    hashes: usize,
 }
 
-fn write_query(out: &mut String, q: &str) {
-    if mark_len(q, '?') == 1 {
-        out.push('?');
+impl<'a> Query<'a> {
+    fn new(text: &'a str) -> Self {
+        let hashes = text.bytes().filter(|&b| b == b'#').count();
+        Self { text, hashes }
     }
-    let mut run = 0;
-    for i in memchr::memchr_iter(b'#', q.as_bytes()) {
-        // `#` is ASCII, so both ends are char boundaries.
-        out.push_str(&q[run..i]);
-        out.push_str("%23");
-        run = i + 1;
+
+    fn len(self) -> Option<usize> {
+        self.text
+            .len()
+            .checked_add(self.hashes.checked_mul(2)?)?
+            .checked_add(mark_len(self.text, '?'))
     }
-    out.push_str(&q[run..]);
+
+    fn write(self, out: &mut String) {
+        if self.text.is_empty() {
+            return;
+        }
+        if mark_len(self.text, '?') == 1 {
+            out.push('?');
+        }
+        let mut rest = self.text;
+        for _ in 0..self.hashes {
+            let Some(i) = memchr::memchr(b'#', rest.as_bytes()) else {
+                break;
+            };
+            // `#` is ASCII, so both sides of it are char boundaries.
+            out.push_str(&rest[..i]);
+            out.push_str("%23");
+            rest = &rest[i + 1..];
+        }
+        out.push_str(rest);
+    }
 }
 
 fn fragment_len(f: &str) -> Option<usize> {
@@ -348,6 +388,9 @@ fn fragment_len(f: &str) -> Option<usize> {
 }
 
 fn write_fragment(out: &mut String, f: &str) {
+    if f.is_empty() {
+        return;
+    }
     if mark_len(f, '#') == 1 {
         out.push('#');
     }
@@ -371,12 +414,14 @@ fn write_fragment(out: &mut String, f: &str) {
 /// ```
 pub fn build_relative(path_base: &str, path: &str, query: &str, fragment: &str) -> String {
     let paths = Paths::new(path_base, path);
-    let Some(len) = total(&[paths.len(), query_len(query), fragment_len(fragment)]) else {
+    let query = Query::new(query);
+    let len = paths.and_then(|p| total(&[p.len(), query.len(), fragment_len(fragment)]));
+    let (Some(paths), Some(len)) = (paths, len) else {
         alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<u8>());
     };
     let mut out = String::with_capacity(len);
     paths.write(&mut out);
-    write_query(&mut out, query);
+    query.write(&mut out);
     write_fragment(&mut out, fragment);
     debug_assert_eq!(out.len(), len);
     out
@@ -397,16 +442,14 @@ fn scheme_error(s: &[u8]) -> Option<usize> {
 /// How the host (without its port) is written.
 #[derive(Clone, Copy)]
 enum HostForm<'a> {
-    /// Copied as is: a reg-name, an IPv4 address, or an already bracketed IP literal.
+    /// Copied as is: a reg-name, an IPv4 address, an already bracketed IP literal, or the
+    /// ToASCII form of a Unicode host.
     Verbatim(&'a str),
     /// `[addr]` or `[addr%25zone]` for a bare IPv6 address (RFC 3986 §3.2.2, RFC 6874 §2).
     Ipv6 {
         addr: &'a str,
         zone: Option<&'a str>,
     },
-    /// UTS #46 ToASCII of a Unicode host, `len` bytes long.
-    #[cfg(feature = "idna")]
-    Idn { name: &'a str, len: usize },
 }
 
 #[derive(Clone, Copy)]
@@ -425,8 +468,6 @@ impl Host<'_> {
                 .len()
                 .checked_add(2)?
                 .checked_add(zone.map_or(0, |z| z.len() + 3))?,
-            #[cfg(feature = "idna")]
-            HostForm::Idn { len, .. } => len,
         };
         name.checked_add(self.port.map_or(0, |p| p.len() + 1))
     }
@@ -443,8 +484,6 @@ impl Host<'_> {
                 }
                 out.push(']');
             }
-            #[cfg(feature = "idna")]
-            HostForm::Idn { name, .. } => idn::write(out, name),
         }
         if let Some(port) = self.port {
             out.push(':');
@@ -544,10 +583,18 @@ fn check_ip_literal(inner: &str) -> Result<(), UriError> {
     }
 }
 
-fn parse_host(host: &str) -> Result<Host<'_>, UriError> {
+/// Checks and splits the host argument; a Unicode host's ToASCII form goes into `scratch`.
+fn parse_host<'a>(host: &'a str, scratch: &'a mut IdnScratch) -> Result<Host<'a>, UriError> {
     let bytes = host.as_bytes();
     if bytes.is_empty() {
         return Err(UriError::new(UriErrorKind::EmptyHost, 0));
+    }
+    // The common case, `localhost` or `example.com`, in one pass.
+    if bytes.iter().all(|&b| is(b, REG_NAME)) {
+        return Ok(Host {
+            form: HostForm::Verbatim(host),
+            port: None,
+        });
     }
 
     // `[IP-literal]` with an optional `:port`, kept as written.
@@ -591,116 +638,115 @@ fn parse_host(host: &str) -> Result<Host<'_>, UriError> {
     }
 
     let (name, port) = match first_colon {
-        Some(c) => (&host[..c], Some(&host[c + 1..])),
+        Some(c) => {
+            let port = &host[c + 1..];
+            check_port(port, c + 1)?;
+            (&host[..c], Some(port))
+        }
         None => (host, None),
     };
     if name.is_empty() {
         return Err(UriError::new(UriErrorKind::EmptyHost, 0));
     }
-    if let (Some(c), Some(port)) = (first_colon, port) {
-        check_port(port, c + 1)?;
-    }
     let form = if name.is_ascii() {
         invalid_in(name.as_bytes(), REG_NAME, 0)?;
         HostForm::Verbatim(name)
     } else {
-        unicode_host(name)?
+        HostForm::Verbatim(unicode_host(name, scratch)?)
     };
     Ok(Host { form, port })
 }
 
+/// Where a Unicode host's ToASCII form is written: on the stack, and only once a Unicode host
+/// shows up (`None` until then).
 #[cfg(feature = "idna")]
-fn unicode_host(name: &str) -> Result<HostForm<'_>, UriError> {
-    match idn::ascii_len(name) {
-        Some(len) => Ok(HostForm::Idn { name, len }),
-        None => Err(UriError::new(UriErrorKind::InvalidIdnHost, 0)),
-    }
+type IdnScratch = Option<idn::AsciiHost>;
+#[cfg(not(feature = "idna"))]
+type IdnScratch = Option<core::convert::Infallible>;
+
+#[cfg(feature = "idna")]
+fn unicode_host<'a>(name: &str, scratch: &'a mut IdnScratch) -> Result<&'a str, UriError> {
+    let out = scratch.insert(idn::AsciiHost::new());
+    idn::to_ascii(name, out).ok_or(UriError::new(UriErrorKind::InvalidIdnHost, 0))
 }
 
 #[cfg(not(feature = "idna"))]
-fn unicode_host(name: &str) -> Result<HostForm<'_>, UriError> {
+fn unicode_host<'a>(name: &str, _: &'a mut IdnScratch) -> Result<&'a str, UriError> {
     let at = name.bytes().position(|b| !b.is_ascii()).unwrap_or(0);
     Err(UriError::new(UriErrorKind::IdnaDisabled, at))
 }
 
-/// UTS #46 ToASCII run twice through `core::fmt::Write` sinks: once to count (and check the
-/// DNS limits), once straight into the output, so the host costs no string of its own.
+/// UTS #46 ToASCII straight into a fixed stack buffer of DNS size: the host costs no heap
+/// (idna itself keeps hosts of DNS size on the stack too), and the output length is known
+/// before the URI's one allocation.
 #[cfg(feature = "idna")]
 mod idn {
-    use alloc::string::String;
     use core::fmt;
-    use idna::uts46::{AsciiDenyList, ErrorPolicy, Hyphens, ProcessingSuccess, Uts46};
+    use idna::uts46::{
+        verify_dns_length, AsciiDenyList, ErrorPolicy, Hyphens, ProcessingSuccess, Uts46,
+    };
 
-    /// What the count pass learns: the length, and whether the DNS limits hold.
-    struct Counter {
+    /// The longest host DNS allows: 253 bytes, plus a root dot.
+    const MAX: usize = 254;
+
+    /// ToASCII output. Writing past [`MAX`] only marks it too long (such a host is invalid
+    /// anyway): the sink must not fail, because idna 1.1 turns a sink error met while writing
+    /// punycode into a panic (`unreachable!` in `From<PunycodeEncodeError>`; found by
+    /// `fuzz/fuzz_targets/uri.rs`).
+    pub(super) struct AsciiHost {
+        buf: [u8; MAX],
         len: usize,
-        label: usize,
-        bad: bool,
+        too_long: bool,
     }
 
-    impl fmt::Write for Counter {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            for b in s.bytes() {
-                if b == b'.' {
-                    self.bad |= self.label == 0;
-                    self.label = 0;
-                } else {
-                    self.label += 1;
-                    self.bad |= self.label > 63;
-                }
+    impl AsciiHost {
+        pub(super) const fn new() -> Self {
+            Self {
+                buf: [0; MAX],
+                len: 0,
+                too_long: false,
             }
-            self.len += s.len();
+        }
+    }
+
+    impl fmt::Write for AsciiHost {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let end = self.len + s.len();
+            match self.buf.get_mut(self.len..end) {
+                Some(slot) => {
+                    slot.copy_from_slice(s.as_bytes());
+                    self.len = end;
+                }
+                None => self.too_long = true,
+            }
             Ok(())
         }
     }
 
-    fn run<W: fmt::Write>(name: &str, sink: &mut W) -> Option<ProcessingSuccess> {
-        Uts46::new()
-            .process(
-                name.as_bytes(),
-                // The WHATWG URL forbidden host code points: no `/`, `?`, `#`, `@`... can hide
-                // in a mapped host.
-                AsciiDenyList::URL,
-                Hyphens::Allow,
-                ErrorPolicy::FailFast,
-                |_, _, _| false,
-                sink,
-                None,
-            )
-            .ok()
-    }
-
-    /// The ToASCII length, or `None` if UTS #46 or the DNS limits (RFC 1034 §3.1: 63 per
-    /// label, 253 in all without the root dot; .NET's `IdnMapping` enforces them too) reject it.
-    pub(super) fn ascii_len(name: &str) -> Option<usize> {
-        let mut c = Counter {
-            len: 0,
-            label: 0,
-            bad: false,
-        };
-        // Passthrough means `name` was ASCII, which the caller excluded.
-        if run(name, &mut c)? != ProcessingSuccess::WroteToSink {
+    /// The ToASCII form of the (non-ASCII) `name`, or `None` if UTS #46 rejects it or it breaks
+    /// the DNS limits (RFC 1034 §3.1: 63 bytes per label, 253 in all besides a root dot), which
+    /// .NET's `IdnMapping` enforces too.
+    pub(super) fn to_ascii<'a>(name: &str, out: &'a mut AsciiHost) -> Option<&'a str> {
+        let done = Uts46::new().process(
+            name.as_bytes(),
+            // The WHATWG URL forbidden host code points: no `/`, `?`, `#`, `@`... can hide in
+            // a mapped host.
+            AsciiDenyList::URL,
+            Hyphens::Allow,
+            ErrorPolicy::FailFast,
+            |_, _, _| false,
+            out,
+            None,
+        );
+        // Passthrough would mean `name` was ASCII, which the caller excluded.
+        if done != Ok(ProcessingSuccess::WroteToSink) {
             return None;
         }
-        // Empty labels (`a..b`, `.a`) and labels over 63 bytes are out; one trailing root dot
-        // (which left `label` at 0) is allowed and does not count towards the 253.
-        if c.bad {
+        if out.too_long {
             return None;
         }
-        let without_root = if c.label == 0 {
-            c.len.checked_sub(1)?
-        } else {
-            c.len
-        };
-        if without_root == 0 || without_root > 253 {
-            return None;
-        }
-        Some(c.len)
-    }
-
-    pub(super) fn write(out: &mut String, name: &str) {
-        // Same input, same output as the count pass, which succeeded.
-        let _ = run(name, out);
+        let ascii = core::str::from_utf8(out.buf.get(..out.len)?).ok()?;
+        verify_dns_length(ascii, true).then_some(ascii)
     }
 }
 
@@ -737,14 +783,16 @@ pub fn build_absolute(
     if let Some(at) = scheme_error(scheme.as_bytes()) {
         return Err(UriError::new(UriErrorKind::InvalidScheme, at));
     }
-    let host = parse_host(host)?;
-    let paths = Paths::new(path_base, path);
+    let mut scratch = IdnScratch::default();
+    let host = parse_host(host, &mut scratch)?;
+    let paths = Paths::new(path_base, path).ok_or(UriError::new(UriErrorKind::TooLong, 0))?;
+    let query = Query::new(query);
     let len = total(&[
         Some(scheme.len()),
         Some("://".len()),
         host.len(),
         paths.len(),
-        query_len(query),
+        query.len(),
         fragment_len(fragment),
     ])
     .ok_or(UriError::new(UriErrorKind::TooLong, 0))?;
@@ -753,7 +801,7 @@ pub fn build_absolute(
     out.push_str("://");
     host.write(&mut out);
     paths.write(&mut out);
-    write_query(&mut out, query);
+    query.write(&mut out);
     write_fragment(&mut out, fragment);
     debug_assert_eq!(out.len(), len);
     Ok(out)
@@ -777,7 +825,9 @@ pub fn build_absolute(
 pub struct Parts<'a> {
     /// Before `://`, as written.
     pub scheme: &'a str,
-    /// The whole authority as written: userinfo (as .NET keeps it), host, port.
+    /// The whole authority as written: userinfo (as .NET keeps it), host, port. Punycode
+    /// stays punycode (.NET's `HostString.FromUriComponent` would decode it, at the price of
+    /// an allocation).
     pub host: &'a str,
     /// From the first `/` of the authority's end, percent-decoded as ASP.NET Core's
     /// `PathString.FromUriComponent`: `%2F` and escapes that do not form valid UTF-8 stay as
@@ -852,37 +902,37 @@ fn path_escape(bytes: &[u8]) -> Option<u8> {
     escape_at(bytes).filter(|&b| b != b'/')
 }
 
-/// How many escapes (consumed) and which bytes a `%XX...` run at the start of `bytes` decodes
-/// to: one UTF-8 char, or `Err(consumed)` when the run is kept as written. Mirrors the
-/// consumption of ASP.NET Core's `UrlDecoder.DecodeCore`: the lead escape and every
-/// continuation escape accepted so far are kept when the sequence fails.
-fn decode_char(bytes: &[u8]) -> Result<([u8; 4], usize), usize> {
+/// The char a `%XX...` run at the start of `bytes` decodes to and the bytes it took, or
+/// `Err(taken)` when those bytes are kept as written. Mirrors ASP.NET Core's
+/// `UrlDecoder.DecodeCore`: when a sequence fails, its lead escape and every continuation
+/// escape accepted so far are kept, and decoding resumes after them.
+fn decode_char(bytes: &[u8]) -> Result<(char, usize), usize> {
     let Some(lead) = path_escape(bytes) else {
         // A `%` that is no escape: the `%` alone is copied.
         return Err(1);
     };
-    let n = match lead {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
+    // (escapes in the char, smallest code point that needs that many, lead's payload bits)
+    let (n, min, mut cp) = match lead {
+        0x00..=0x7F => return Ok((char::from(lead), 3)),
+        0xC0..=0xDF => (2, 0x80, u32::from(lead & 0x1F)),
+        0xE0..=0xEF => (3, 0x800, u32::from(lead & 0x0F)),
+        0xF0..=0xF7 => (4, 0x1_0000, u32::from(lead & 0x07)),
         // A continuation byte or F8..FF cannot start a char.
         _ => return Err(3),
     };
-    let mut buf = [lead, 0, 0, 0];
-    let mut consumed = 3;
-    for slot in buf.iter_mut().take(n).skip(1) {
-        match bytes.get(consumed..).and_then(path_escape) {
-            Some(b) if b & 0xC0 == 0x80 => *slot = b,
-            _ => return Err(consumed),
+    let mut taken = 3;
+    for _ in 1..n {
+        match bytes.get(taken..).and_then(path_escape) {
+            Some(b) if b & 0xC0 == 0x80 => cp = cp << 6 | u32::from(b & 0x3F),
+            _ => return Err(taken),
         }
-        consumed += 3;
+        taken += 3;
     }
-    // Overlong forms, surrogates and values above U+10FFFF fail here, as they fail .NET's
-    // `expectValueMin` and `Rune.TryCreate` checks.
-    match core::str::from_utf8(&buf[..n]) {
-        Ok(_) => Ok((buf, n)),
-        Err(_) => Err(consumed),
+    // Overlong forms fail .NET's `expectValueMin` check; surrogates and values above
+    // U+10FFFF fail its `Rune.TryCreate`, as they fail `char::from_u32` here.
+    match char::from_u32(cp) {
+        Some(c) if cp >= min => Ok((c, taken)),
+        _ => Err(taken),
     }
 }
 
@@ -899,20 +949,16 @@ fn decode_path(path: &str, at: usize) -> Result<Cow<'_, str>, UriError> {
     let mut i = first;
     while let Some(skip) = memchr::memchr(b'%', &bytes[i..]) {
         i += skip;
-        if escape_at(&bytes[i..]) == Some(0) {
-            return Err(UriError::new(UriErrorKind::NulInPath, at + i));
-        }
         match decode_char(&bytes[i..]) {
             Err(kept) => i += kept,
-            Ok((buf, n)) => {
+            Ok(('\0', _)) => return Err(UriError::new(UriErrorKind::NulInPath, at + i)),
+            Ok((c, taken)) => {
+                // Decoding only shrinks the text, so the input's length is enough.
                 let s = out.get_or_insert_with(|| String::with_capacity(path.len()));
                 // `copied` and `i` are at `%` bytes or just past an escape run: char boundaries.
                 s.push_str(&path[copied..i]);
-                // `decode_char` checked `buf[..n]` is UTF-8.
-                if let Ok(c) = core::str::from_utf8(&buf[..n]) {
-                    s.push_str(c);
-                }
-                i += 3 * n;
+                s.push(c);
+                i += taken;
                 copied = i;
             }
         }
@@ -924,4 +970,47 @@ fn decode_path(path: &str, at: usize) -> Result<Cow<'_, str>, UriError> {
             Cow::Owned(s)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every class, byte by byte, against the RFC 3986 §2.2/§2.3/§3 sets spelled out.
+    #[test]
+    fn byte_classes_are_the_rfc_3986_sets() {
+        const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let unreserved = [ALNUM, "-._~"].concat();
+        let sub_delims = "!$&'()*+,;=";
+        let table: [(&str, u8, String); 6] = [
+            (
+                "§3.3 pchar + '/'",
+                PATH,
+                [&unreserved, sub_delims, ":@/"].concat(),
+            ),
+            ("§3.1 scheme", SCHEME, [ALNUM, "+-."].concat()),
+            (
+                "§3.2.2 reg-name",
+                REG_NAME,
+                [&unreserved, sub_delims].concat(),
+            ),
+            (
+                "§3.2.2 IPv6address",
+                IPV6,
+                "0123456789abcdefABCDEF:.".into(),
+            ),
+            ("§2.3 unreserved", UNRESERVED, unreserved.clone()),
+            (
+                "§3.2.2 IPvFuture",
+                IPV_FUTURE,
+                [&unreserved, sub_delims, ":"].concat(),
+            ),
+        ];
+        for (name, class, members) in &table {
+            for b in 0..=255u8 {
+                let want = members.as_bytes().contains(&b);
+                assert_eq!(is(b, *class), want, "RFC 3986 {name}: byte {b:#04x}");
+            }
+        }
+    }
 }

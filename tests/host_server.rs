@@ -31,7 +31,21 @@ fn short(limits: Limits) -> Config {
 fn answers_json_and_keeps_alive() {
     let server = Running::start(config());
     let mut c = server.connect();
-    for target in ["/a?x=1", "/b", "/c?%7B=%22"] {
+    // (target → url built by uri::build_absolute, query pairs decoded by the WHATWG profile)
+    let cases = [
+        (
+            "/a?x=1",
+            "http://test/a?x=1",
+            serde_json::json!([["x", "1"]]),
+        ),
+        ("/b", "http://test/b", serde_json::json!([])),
+        (
+            "/c?%7B=%22&k",
+            "http://test/c?%7B=%22&k",
+            serde_json::json!([["{", "\""], ["k", ""]]),
+        ),
+    ];
+    for (target, url, query) in cases {
         let r = c.get(target);
         assert_eq!(r.status, 200, "{target}");
         assert_eq!(r.header("content-type"), Some("application/json"));
@@ -40,16 +54,22 @@ fn answers_json_and_keeps_alive() {
             None,
             "1.1 keep-alive needs no header"
         );
-        assert!(
-            r.body.contains(&format!("\"{target}\"")),
-            "{target}: {}",
-            r.body
-        );
+        let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(v["method"], "GET", "{target}");
+        assert_eq!(v["url"], url, "{target}");
+        assert_eq!(v["query"], query, "{target}");
     }
+    // Content-Disposition goes through the disposition parser (RFC 6266 §4.3 filename*).
+    c.send(b"POST /up HTTP/1.1\r\nHost: test\r\nContent-Disposition: attachment; filename=\"a.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf\r\nContent-Length: 0\r\n\r\n");
+    let v: serde_json::Value = serde_json::from_str(&c.response().unwrap().body).unwrap();
+    assert_eq!(
+        v["content_disposition"]["filename"], "r\u{e9}sum\u{e9}.pdf",
+        "{v}"
+    );
     assert_eq!(
         server.stats.stats().connections,
         1,
-        "one socket carried all three"
+        "one socket carried every request"
     );
     drop(c);
     server.assert_drained();
@@ -150,6 +170,22 @@ fn pipelining_beyond_the_per_turn_limit_keeps_order() {
     c.send(b"st: a\r\n\r\n");
     assert!(c.response().unwrap().body.contains("/split"));
     drop(c);
+    // More than one turn's worth of requests, then FIN: every one is still answered.
+    let mut c = server.connect();
+    let batch: String = (0..20)
+        .map(|i| format!("GET /f{i} HTTP/1.1\r\nHost: a\r\n\r\n"))
+        .collect();
+    c.send(batch.as_bytes());
+    c.w.shutdown(Shutdown::Write).unwrap();
+    for i in 0..20 {
+        let r = c.response().unwrap_or_else(|e| panic!("response {i}: {e}"));
+        assert!(
+            r.body.contains(&format!("\"/f{i}\"")),
+            "response {i}: {}",
+            r.body
+        );
+    }
+    assert!(c.closed_by_server());
     server.assert_drained();
 }
 

@@ -59,7 +59,7 @@ delete env.CARGO_TARGET_DIR;
 run(
   'cargo',
   [
-    'build', '--lib', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm',
+    'rustc', '--lib', '--crate-type', 'cdylib', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm',
     '--no-default-features', '--features', features, '--target-dir', targetDir,
   ],
   { env },

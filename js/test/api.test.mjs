@@ -200,6 +200,33 @@ test('ReqparseError: a TypeError with the byte offset and the UTF-16 index', () 
   assert.equal(new ReqparseError('x', 5).index, 5);
 });
 
+test('errors carry the UTF-8 byte offset and the UTF-16 index (query.rs Profile::Strict)', () => {
+  const cases = [
+    // input → offset, index, message
+    ['a=%zz', 2, 2, 'invalid percent escape at byte 2'],
+    ['é=%zz', 3, 2, 'invalid percent escape at byte 3'],
+    ['😀=%C3', 5, 3, 'invalid UTF-8 at byte 5'],
+    [`${'ж'.repeat(40)}=%`, 81, 41, 'invalid percent escape at byte 81'],
+  ];
+  for (const [input, offset, index, message] of cases) {
+    assert.throws(() => queryPairs(input, { profile: 'strict' }), (e) => {
+      assert.ok(e instanceof ReqparseError);
+      assert.deepEqual([e.offset, e.index, e.message], [offset, index, message], input);
+      return true;
+    });
+    assert.throws(() => parseQuery(input, { profile: 'strict' }), { offset, index, message });
+  }
+  // Disposition: the strict profile stops at the first non-ASCII byte.
+  assert.throws(() => parseContentDisposition('attachment; filename="a\uD800.txt"'), { offset: 23, index: 23 });
+  assert.throws(() => parseContentDisposition('attachment; fïlename=x'), { offset: 13, index: 13 });
+  // Over the crate's own limits: still an error, never a crash.
+  assert.throws(() => parseContentDisposition(`attachment; ${'a=b; '.repeat(5000)}`), ReqparseError);
+  const many = Array.from({ length: 20 }, (_, i) => [`p${i}`, 'v']);
+  assert.throws(() => formatContentDisposition({ type: 'attachment', parameters: many }), ReqparseError);
+  assert.throws(() => parseQuery('a=1&'.repeat(1001)), ReqparseError);
+  assert.throws(() => buildAbsolute({ scheme: 'http', host: 'a b' }), ReqparseError);
+});
+
 test('parseQuery: map API', () => {
   const m = parseQuery('?a=1&b=2&a=3&c&a=%41');
   assert.ok(m instanceof QueryMap);
@@ -253,9 +280,11 @@ test('parseContentDisposition: shape', () => {
   const ext = parseContentDisposition(`attachment; filename="EURO.txt"; filename*=UTF-8''%E2%82%AC.txt`);
   assert.equal(ext.filename, '€.txt');
   assert.deepEqual(ext.parameters[1], ['filename*', "UTF-8''%E2%82%AC.txt"]);
-  // Non-ASCII input through the boundary.
+  // Non-ASCII input through the boundary; a lone surrogate reads as U+FFFD.
   const raw = parseContentDisposition('attachment; filename="résumé ☃.pdf"', { profile: 'browser' });
   assert.equal(raw.filename, 'résumé ☃.pdf');
+  const lone = parseContentDisposition('attachment; filename="a\uD800é.txt"', { profile: 'dotnet' });
+  assert.deepEqual(lone.parameters, [['filename', 'a\uFFFDé.txt']]);
 });
 
 test('formatContentDisposition: round trip of awkward filenames', () => {

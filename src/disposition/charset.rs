@@ -298,6 +298,21 @@ pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
         // raw value of a `filename*` token is ASCII, so this is the quoted-string case.
         return dotnet_mixed(value, cs);
     }
+    if cs == Charset::Utf8 {
+        return match String::from_utf8(pct_decode(value)) {
+            Ok(s) => Some(Cow::Owned(s)),
+            Err(_) if invalid == Invalid::Replace => decode(
+                Segs {
+                    segs: &[(value, Mode::Pct)],
+                    i: 0,
+                },
+                cs,
+                invalid,
+            )
+            .map(Cow::Owned),
+            Err(_) => None,
+        };
+    }
     decode(
         Segs {
             segs: &[(value, Mode::Pct)],
@@ -307,6 +322,32 @@ pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
         invalid,
     )
     .map(Cow::Owned)
+}
+
+/// `%XX` decoded (other `%` literal) into an exactly sized buffer: one allocation, which
+/// `String::from_utf8` then keeps.
+fn pct_decode(value: &str) -> alloc::vec::Vec<u8> {
+    let b = value.as_bytes();
+    let mut escapes = 0;
+    for at in memchr::memchr_iter(b'%', b) {
+        if escape_at(b.get(at..).unwrap_or(&[])).is_some() {
+            escapes += 1;
+        }
+    }
+    let mut out = alloc::vec::Vec::with_capacity(b.len() - 2 * escapes);
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            if let Some(v) = escape_at(b.get(i..).unwrap_or(&[])) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// .NET's TryDecode5987 loop for values with non-ASCII literals: `%XX` runs decoded in `cs`,

@@ -662,16 +662,19 @@ impl<'a> ContentDisposition<'a> {
     fn filename_strict(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
         let mut plain = None;
         let mut star = None;
-        let mut parts = charset::Sections::new();
+        let mut continued = false;
         for p in self.params() {
             if p.name.eq_ignore_ascii_case("filename") {
                 plain = Some(p);
             } else if p.name.eq_ignore_ascii_case("filename*") {
                 star = Some(p);
-            } else if let Some((base, n, encoded)) = section(p.name) {
-                if base.eq_ignore_ascii_case("filename") {
-                    parts.set(n, p, encoded);
-                }
+            } else if p.name.len() > 9
+                && p.name
+                    .as_bytes()
+                    .get(..9)
+                    .is_some_and(|n| n.eq_ignore_ascii_case(b"filename*"))
+            {
+                continued = true;
             }
         }
         if let Some(s) = star {
@@ -681,8 +684,19 @@ impl<'a> ContentDisposition<'a> {
                 }
             }
         }
-        if let Some(v) = parts.join() {
-            return Some(v);
+        if continued {
+            // Only now pay for the section table (a second pass over the parameters).
+            let mut parts = charset::Sections::new();
+            for p in self.params() {
+                if let Some((base, n, encoded)) = section(p.name) {
+                    if base.eq_ignore_ascii_case("filename") {
+                        parts.set(n, p, encoded);
+                    }
+                }
+            }
+            if let Some(v) = parts.join() {
+                return Some(v);
+            }
         }
         let p = plain?;
         let v = p.value();

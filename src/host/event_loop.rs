@@ -94,8 +94,9 @@ struct Conn {
 /// Where a request's JSON answer comes from, per loop.
 enum Inspector {
     Native,
+    /// Boxed: one per loop, and the instance state is large.
     #[cfg(feature = "engine-wasm")]
-    Wasm(crate::engine::WasmInspector),
+    Wasm(Box<crate::engine::WasmInspector>),
 }
 
 struct Loop<'a> {
@@ -140,11 +141,11 @@ pub(super) fn run(
     let inspector = match &config.engine {
         Engine::Native => Inspector::Native,
         #[cfg(feature = "engine-wasm")]
-        Engine::Wasm(engine) => Inspector::Wasm(
+        Engine::Wasm(engine) => Inspector::Wasm(Box::new(
             engine
                 .inspector()
                 .map_err(|e| io::Error::other(format!("wasm engine: {e:#}")))?,
-        ),
+        )),
     };
     let pool_idle_ms = ms(config.pool_idle_release).max(1);
     let mut lp = Loop {
@@ -415,10 +416,19 @@ impl Loop<'_> {
                 false,
                 true,
             );
-            // Best effort: one write, no buffering; the connection is closed either way.
-            let _ = conn.sock.write(&self.out);
+            let sent = send(conn, &mut self.pool, &self.out);
             self.out.clear();
             self.responses += 1;
+            if sent {
+                // Linger like any other error response, so the 408 is not lost to a reset.
+                conn.flags |= CLOSING;
+                conn.input.clear(&mut self.pool);
+                let now = self.now();
+                if self.conns[key].output.is_empty() {
+                    return self.start_linger(key, now);
+                }
+                return self.set_deadline(key, now, true, false);
+            }
         }
         self.close(key);
     }
@@ -499,10 +509,8 @@ impl Loop<'_> {
         let held = conn.input.len();
         let mut filled = conn.input.read(&mut self.pool, &mut scratch);
         // Read no more than the pool could keep if all of it turned out to be an incomplete
-        // tail: what this pipe held (in whole segments) plus what the pool can still hand out.
-        let budget = (held.div_ceil(seg) + self.pool.available())
-            .saturating_mul(seg)
-            .min(scratch.len());
+        // tail (the pipe's own segments are back in the pool by now, so they count).
+        let budget = self.pool.available().saturating_mul(seg).min(scratch.len());
         let (mut drained, mut eof) = (false, false);
         while filled < budget {
             match conn.sock.read(&mut scratch[filled..budget]) {
@@ -597,8 +605,9 @@ impl Loop<'_> {
         if limits.output.paused(false, conn.output.len()) {
             conn.flags |= PAUSED;
         }
-        if eof {
+        if eof && !more {
             // Half-close: the peer will send nothing more; finish what is owed, then close.
+            // (With requests still queued, the next turn reads EOF again and gets here later.)
             if conn.output.is_empty() {
                 return self.close(key);
             }
@@ -744,7 +753,7 @@ fn answer(
     body.clear();
     let ok = match inspector {
         Inspector::Native => {
-            super::inspect_native(head, body);
+            crate::inspect::inspect(&super::request_head(head), body);
             true
         }
         #[cfg(feature = "engine-wasm")]
@@ -783,4 +792,19 @@ fn refuse(body: &mut String, out: &mut Vec<u8>, e: HeadError) {
     body.clear();
     http1::error_body(body, &e.to_string());
     http1::write_response(out, e.status(), body.as_bytes(), false, true);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_record_is_small() {
+        // An idle keep-alive connection is this record (in the slab) plus one 8-byte wheel entry.
+        // mio adds a selector id to its sockets in debug builds only.
+        let debug_extra =
+            core::mem::size_of::<TcpStream>() - core::mem::size_of::<std::net::TcpStream>();
+        let size = core::mem::size_of::<Conn>();
+        assert!(size <= 48 + debug_extra.next_multiple_of(8), "{size}");
+    }
 }

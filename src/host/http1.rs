@@ -90,9 +90,20 @@ pub struct Head<'b> {
 /// assert_eq!(http1::parse(&req[..20], &Limits::default()), Ok(None));
 /// ```
 pub fn parse<'b>(buf: &'b [u8], limits: &Limits) -> Result<Option<Head<'b>>, HeadError> {
+    // RFC 9112 §2.2: empty lines before the request line are ignored (httparse skips them
+    // too), but only a bounded run of them, or a CRLF flood would be buffered forever.
+    let start = buf
+        .iter()
+        .take(limits.max_request_line.saturating_add(1))
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .count();
+    if start > limits.max_request_line {
+        return Err(HeadError::BadRequest);
+    }
     // The request line is bounded before httparse sees it, so a 1 MB target is refused with
     // 414 after max_request_line bytes instead of being buffered to the header limit.
-    let window = &buf[..buf.len().min(limits.max_request_line.saturating_add(2))];
+    let rest = &buf[start..];
+    let window = &rest[..rest.len().min(limits.max_request_line.saturating_add(2))];
     let line_end = match memchr::memchr(b'\n', window) {
         Some(i) => {
             let line = if i > 0 && window[i - 1] == b'\r' {
@@ -103,7 +114,7 @@ pub fn parse<'b>(buf: &'b [u8], limits: &Limits) -> Result<Option<Head<'b>>, Hea
             if line > limits.max_request_line {
                 return Err(HeadError::UriTooLong);
             }
-            i + 1
+            start + i + 1
         }
         None if window.len() > limits.max_request_line.saturating_add(1) => {
             return Err(HeadError::UriTooLong)
@@ -322,6 +333,12 @@ mod tests {
                 Ok(Some(("POST", "/", "a", 1, true))),
             ),
             ("partial line", b"GET / HT", Ok(None)),
+            (
+                "RFC 9112 §2.2 leading empty lines",
+                b"\r\n\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+                Ok(Some(("GET", "/", "a", 0, true))),
+            ),
+            ("CRLF flood", &[b'\n'; 40], Err(HeadError::BadRequest)),
             (
                 "partial headers",
                 b"GET / HTTP/1.1\r\nHost: a\r\n",

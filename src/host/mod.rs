@@ -312,10 +312,13 @@ impl Server {
         if l.output.resume > l.output.pause {
             return invalid("output.resume is above output.pause");
         }
+        // The longest incomplete head `http1::parse` may ask to keep: leading empty lines, the
+        // request line and the header section. The scratch must hold it and one more byte.
         let largest_head = l
             .max_request_line
+            .saturating_mul(2)
             .saturating_add(l.max_header_bytes)
-            .saturating_add(4);
+            .saturating_add(8);
         config.scratch_size = config
             .scratch_size
             .max(largest_head)
@@ -462,14 +465,13 @@ pub fn serve(config: Config) -> io::Result<()> {
     server.run()
 }
 
-/// The JSON answer for one request head, from the native core.
-// Placeholder until src/inspect.rs lands: method, host and target only.
-fn inspect_native(head: &http1::Head<'_>, out: &mut String) {
-    out.push_str("{\"method\":");
-    http1::json_string(out, head.method);
-    out.push_str(",\"host\":");
-    http1::json_string(out, head.host);
-    out.push_str(",\"target\":");
-    http1::json_string(out, head.target);
-    out.push('}');
+/// The inspector's view of an accepted head: the shim only speaks plain HTTP.
+fn request_head<'a>(head: &http1::Head<'a>) -> crate::inspect::RequestHead<'a> {
+    crate::inspect::RequestHead {
+        method: head.method,
+        scheme: "http",
+        host: head.host,
+        target: head.target,
+        content_disposition: head.content_disposition,
+    }
 }

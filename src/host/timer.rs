@@ -84,16 +84,23 @@ impl Wheel {
         self.len == 0
     }
 
-    /// Milliseconds from `now_ms` until the next tick is due, or `None` when the wheel is empty.
+    /// Milliseconds from `now_ms` until the next non-empty slot is due, or `None` when the wheel
+    /// is empty: a loop whose timers are all far away sleeps instead of waking every tick.
     ///
     /// ```
     /// let mut wheel = reqparse::host::timer::Wheel::new(10, 0);
     /// assert_eq!(wheel.timeout_ms(3), None);
-    /// wheel.insert(1, 7);
-    /// assert_eq!(wheel.timeout_ms(3), Some(7));
+    /// wheel.insert(5, 7);
+    /// assert_eq!(wheel.timeout_ms(3), Some(47));
     /// ```
     pub fn timeout_ms(&self, now_ms: u64) -> Option<u64> {
-        (self.len > 0).then(|| ((self.current + 1) * self.tick_ms).saturating_sub(now_ms))
+        if self.len == 0 {
+            return None;
+        }
+        let ahead = (1..=SLOTS as u64)
+            .find(|k| !self.slots[((self.current + k) % SLOTS as u64) as usize].is_empty())
+            .unwrap_or(1);
+        Some(((self.current + ahead) * self.tick_ms).saturating_sub(now_ms))
     }
 
     /// Takes the entries of the next due slot (advancing `current`), or `None` when every tick up

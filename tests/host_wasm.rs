@@ -1,0 +1,116 @@
+//! `Engine::Wasm`: the server answers through the component in wasmtime, byte for byte what the
+//! native engine answers, and an engine error is a 500 with a one-line JSON body after which
+//! the loop keeps serving. Needs the component: run `.ci/build-component.sh` first.
+#![cfg(all(feature = "host", feature = "engine-wasm"))]
+
+mod host_common;
+
+use host_common::Running;
+use reqparse::engine::{Limits as EngineLimits, WasmEngine};
+use reqparse::host::{Config, Engine};
+use reqparse::inspect::{inspect, RequestHead};
+
+fn engine(limits: EngineLimits) -> Engine {
+    let path = WasmEngine::default_component_path();
+    Engine::Wasm(
+        WasmEngine::load_with(Some(&path), limits)
+            .unwrap_or_else(|e| panic!("{e:#}: run .ci/build-component.sh first")),
+    )
+}
+
+#[test]
+fn wasm_engine_answers_like_native() {
+    let server = Running::start(Config {
+        threads: 2,
+        engine: engine(EngineLimits::default()),
+        ..Config::default()
+    });
+    // (source, method, target, Content-Disposition)
+    let cases: &[(&str, &str, &str, Option<&str>)] = &[
+        ("WPT urlencoded-parser plain", "GET", "/a?x=1&y=2", None),
+        (
+            "WPT urlencoded-parser percent and plus",
+            "GET",
+            "/s?q=a+b%20c&%E2%82%AC=1",
+            None,
+        ),
+        (
+            "RFC 3986 §3.3 dot segments as written",
+            "GET",
+            "/a/../b?",
+            None,
+        ),
+        ("WPT invalid percent", "GET", "/p?x=%zz", None),
+        (
+            "tc2231 attwithasciifilename",
+            "POST",
+            "/up",
+            Some("attachment; filename=\"foo.html\""),
+        ),
+        (
+            "tc2231 attwithfn2231utf8",
+            "PUT",
+            "/up",
+            Some("attachment; filename*=UTF-8''foo-%c3%a4-%e2%82%ac.html"),
+        ),
+        (
+            "tc2231 attemptyparam",
+            "POST",
+            "/up",
+            Some("attachment; ;filename=foo"),
+        ),
+    ];
+    let mut c = server.connect();
+    for &(source, method, target, cd) in cases {
+        let cd_line = cd
+            .map(|v| format!("Content-Disposition: {v}\r\n"))
+            .unwrap_or_default();
+        c.send(
+            format!("{method} {target} HTTP/1.1\r\nHost: example.com:8080\r\n{cd_line}\r\n")
+                .as_bytes(),
+        );
+        let r = c.response().unwrap_or_else(|e| panic!("{source}: {e}"));
+        assert_eq!(r.status, 200, "{source}: {}", r.body);
+        let mut native = String::new();
+        inspect(
+            &RequestHead {
+                method,
+                scheme: "http",
+                host: "example.com:8080",
+                target,
+                content_disposition: cd.map(str::as_bytes),
+            },
+            &mut native,
+        );
+        assert_eq!(r.body, native, "{source}");
+    }
+    drop(c);
+    server.assert_drained();
+}
+
+#[test]
+fn engine_error_is_a_500_and_the_loop_goes_on() {
+    let server = Running::start(Config {
+        threads: 1,
+        engine: engine(EngineLimits {
+            max_input_bytes: 100,
+            ..EngineLimits::default()
+        }),
+        ..Config::default()
+    });
+    let mut c = server.connect();
+    c.send(format!("GET /{} HTTP/1.1\r\nHost: a\r\n\r\n", "x".repeat(200)).as_bytes());
+    let r = c.response().unwrap();
+    assert_eq!(r.status, 500);
+    assert_eq!(r.header("connection"), Some("close"));
+    assert!(
+        r.body.starts_with("{\"error\":\"") && !r.body.contains('\n'),
+        "{}",
+        r.body
+    );
+    assert!(c.closed_by_server());
+    let mut ok = server.connect();
+    assert_eq!(ok.get("/small").status, 200);
+    drop(ok);
+    server.assert_drained();
+}
