@@ -64,6 +64,20 @@ fn native_pairs(input: &str) -> usize {
     n
 }
 
+/// What the component's `pairs` hands the host: owned strings.
+fn native_owned_pairs(input: &str) -> usize {
+    let pairs: Vec<(String, String)> = query::pairs(input)
+        .map(|pair| {
+            let name = pair.decode_name(query::Profile::Whatwg).unwrap_or_default();
+            let value = pair
+                .decode_value(query::Profile::Whatwg)
+                .unwrap_or_default();
+            (name.into_owned(), value.into_owned())
+        })
+        .collect();
+    black_box(&pairs).len()
+}
+
 fn native_spans(input: &str, out: &mut Vec<u8>, spans: &mut Vec<u32>) -> usize {
     query::decode_spans(input.as_bytes(), query::Profile::Whatwg, out, spans).unwrap_or(0)
 }
@@ -88,6 +102,11 @@ type Op = fn(&mut Ops) -> usize;
 
 const CASES: &[(&str, Op, Op)] = &[
     (
+        "fixed cost (empty build-relative)",
+        |_| uri::build_relative("", "", "", "").len(),
+        |o| o.inspector.build_relative("", "", "", "").unwrap().len(),
+    ),
+    (
         "query short, pairs",
         |_| native_pairs(SHORT),
         |o| {
@@ -101,6 +120,17 @@ const CASES: &[(&str, Op, Op)] = &[
     (
         "query 1 KB, pairs",
         |o| native_pairs(&o.q1k),
+        |o| {
+            o.inspector
+                .query_pairs(&o.q1k, QueryProfile::Whatwg)
+                .unwrap()
+                .unwrap()
+                .len()
+        },
+    ),
+    (
+        "query 1 KB, pairs (native owned too)",
+        |o| native_owned_pairs(&o.q1k),
         |o| {
             o.inspector
                 .query_pairs(&o.q1k, QueryProfile::Whatwg)

@@ -82,7 +82,11 @@ impl wit_query::Guest for Component {
         input: String,
         profile: wit_query::Profile,
     ) -> Result<wit_query::Spans, ParseError> {
-        let (mut decoded, mut spans) = (Vec::new(), Vec::new());
+        // Sized up front so the guest never regrows them: decoding never lengthens a query
+        // (an escape of 3 bytes becomes at most 3), and there are at most `&`-count + 1 pairs.
+        let pairs = memchr::memchr_iter(b'&', input.as_bytes()).count() + 1;
+        let mut decoded = Vec::with_capacity(input.len());
+        let mut spans = Vec::with_capacity(pairs.saturating_mul(4));
         query::decode_spans(
             input.as_bytes(),
             query_profile(profile),

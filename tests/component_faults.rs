@@ -168,3 +168,11 @@ fn instances_are_recycled_by_calls_and_by_memory() {
         "memory grew past 1 MiB: replaced"
     );
 }
+
+#[test]
+fn huge_deadline_is_clamped_not_overflowed() {
+    let mut inspector = engine(Limits::default()).inspector().unwrap();
+    inspector.set_deadline(Duration::MAX);
+    assert_works(&mut inspector);
+    assert_eq!(inspector.instances_created(), 1);
+}
