@@ -277,7 +277,9 @@ fn format_disposition(a: &DispositionArgs) -> Result<String, String> {
             .ok_or_else(|| format!("--param {param:?} is not NAME=VALUE"))?;
         builder = builder.param(name, value);
     }
-    Ok(builder.build())
+    builder
+        .try_build()
+        .map_err(|e| format!("cannot format Content-Disposition: {e}"))
 }
 
 fn serve(a: ServeArgs) -> Result<(), String> {
