@@ -40,6 +40,8 @@ use wasmtime::{Config, Engine, ResourceLimiter, Store, StoreLimits, StoreLimitsB
 /// use reqparse::engine::bindings::exports::reqparse::http::query::Profile;
 /// assert_ne!(Profile::Whatwg, Profile::Strict);
 /// ```
+// Generated code: its items are documented by the WIT, not by rustdoc comments.
+#[allow(missing_docs)]
 pub mod bindings {
     wasmtime::component::bindgen!({
         world: "reqparse",

@@ -1,5 +1,7 @@
 //! reqparse: allocation-free parsing of the parts of an HTTP request that servers touch most.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 extern crate alloc;
 
@@ -7,6 +9,9 @@ pub mod disposition;
 pub mod percent;
 pub mod query;
 pub mod uri;
+
+// Crate-private: class-table builders and checked slicing shared by the core parsers.
+mod bytes;
 
 // Not core: shared by the host shim and the component guest, so both answer alike.
 pub mod inspect;
@@ -26,6 +31,29 @@ mod component;
 
 #[cfg(all(feature = "js", target_arch = "wasm32"))]
 mod js;
+
+/// A profile name that is not one of the module's profiles (`"whatwg"`, `"dotnet"`,
+/// `"strict"` for [`query::Profile`]; `"strict"`, `"browser"`, `"dotnet"` for
+/// [`disposition::Profile`]).
+///
+/// ```
+/// let err = "WHATWG".parse::<reqparse::query::Profile>().unwrap_err();
+/// assert_eq!(err.to_string(), "unknown profile (expected one of: whatwg, dotnet, strict)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnknownProfile {
+    /// The names that would have been accepted, comma-separated.
+    pub expected: &'static str,
+}
+
+impl core::fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "unknown profile (expected one of: {})", self.expected)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for UnknownProfile {}
 
 // The README's examples are compiled and run as doc tests.
 #[cfg(doctest)]

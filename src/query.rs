@@ -48,6 +48,49 @@ pub enum Profile {
     Strict,
 }
 
+impl Profile {
+    /// Every profile, the default first.
+    pub const ALL: [Profile; 3] = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
+
+    /// The profile's name in every face (CLI flag, JSON vectors, WIT, JS): `whatwg`, `dotnet`, `strict`.
+    ///
+    /// ```
+    /// use reqparse::query::Profile;
+    /// assert_eq!(Profile::DotNet.as_str(), "dotnet");
+    /// assert_eq!("dotnet".parse::<Profile>(), Ok(Profile::DotNet));
+    /// assert!("nope".parse::<Profile>().is_err());
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Profile::Whatwg => "whatwg",
+            Profile::DotNet => "dotnet",
+            Profile::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::str::FromStr for Profile {
+    type Err = crate::UnknownProfile;
+
+    /// Parses a name written by [`Profile::as_str`] (exactly, lowercase).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "whatwg" => Ok(Profile::Whatwg),
+            "dotnet" => Ok(Profile::DotNet),
+            "strict" => Ok(Profile::Strict),
+            _ => Err(crate::UnknownProfile {
+                expected: "whatwg, dotnet, strict",
+            }),
+        }
+    }
+}
+
 /// What went wrong; see [`QueryError`].
 ///
 /// ```
@@ -882,7 +925,7 @@ fn decode_escape_run<S: Sink>(
                 Err(e) => {
                     let valid = e.valid_up_to();
                     let good = pending.get(..valid).unwrap_or_default();
-                    if valid > 0 && !sink.put(core::str::from_utf8(good).unwrap_or_default()) {
+                    if valid > 0 && !sink.put(crate::bytes::as_str(good)) {
                         return Ok(false);
                     }
                     start += valid;
@@ -976,7 +1019,7 @@ fn decode_generic<S: Sink>(
                 Err(e) => {
                     let valid = e.valid_up_to();
                     let good = pending.get(..valid).unwrap_or_default();
-                    if valid > 0 && !sink.put(core::str::from_utf8(good).unwrap_or_default()) {
+                    if valid > 0 && !sink.put(crate::bytes::as_str(good)) {
                         return Ok(false);
                     }
                     start += valid;

@@ -45,21 +45,7 @@ const UNRESERVED: u8 = 1 << 4;
 /// After the `.` of an RFC 3986 §3.2.2 `IPvFuture`: unreserved / sub-delims / `:`.
 const IPV_FUTURE: u8 = 1 << 5;
 
-const fn set(t: &mut [u8; 256], bytes: &[u8], class: u8) {
-    let mut i = 0;
-    while i < bytes.len() {
-        t[bytes[i] as usize] |= class;
-        i += 1;
-    }
-}
-
-const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
-    let mut b = lo as usize;
-    while b <= hi as usize {
-        t[b] |= class;
-        b += 1;
-    }
-}
+use crate::bytes::{set, set_range};
 
 const fn classes() -> [u8; 256] {
     let mut t = [0u8; 256];

@@ -1,0 +1,114 @@
+//! Byte-level helpers every core parser shares (crate-private).
+//!
+//! - **Class tables**: each parser classifies bytes with one 256-entry table of bit flags,
+//!   built in `const` context by [`set`] and [`set_range`], one call per row of the grammar,
+//!   each commented with the characters it covers (httparse's habit).
+//! - **Checked slicing**: a parser that has already checked its bounds slices with [`slice`]
+//!   and [`str_slice`] instead of indexing. A broken invariant is then a `debug_assert!`
+//!   failure, which the property tests and fuzzers run with, and an empty slice in release,
+//!   never a panic in a user's server. Plain `.get(..).unwrap_or_default()` would hide the
+//!   same bug from every test; see ARCHITECTURE.md, "No panics".
+#![forbid(unsafe_code)]
+
+use core::slice::SliceIndex;
+
+/// Adds `class` to the row of each byte of `bytes`.
+pub(crate) const fn set(t: &mut [u8; 256], bytes: &[u8], class: u8) {
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] |= class;
+        i += 1;
+    }
+}
+
+/// Adds `class` to the rows of every byte from `lo` to `hi` inclusive.
+pub(crate) const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
+    let mut b = lo as usize;
+    while b <= hi as usize {
+        t[b] |= class;
+        b += 1;
+    }
+}
+
+/// `bytes[range]`, for a range the caller has already proven in bounds.
+#[inline]
+#[track_caller]
+pub(crate) fn slice<I>(bytes: &[u8], range: I) -> &[u8]
+where
+    I: SliceIndex<[u8], Output = [u8]>,
+{
+    match bytes.get(range) {
+        Some(s) => s,
+        None => {
+            debug_assert!(false, "slice out of bounds: a parser invariant is broken");
+            &[]
+        }
+    }
+}
+
+/// `text[range]`, for a range the caller has already proven in bounds and on character
+/// boundaries.
+#[inline]
+#[track_caller]
+pub(crate) fn str_slice<I>(text: &str, range: I) -> &str
+where
+    I: SliceIndex<str, Output = str>,
+{
+    match text.get(range) {
+        Some(s) => s,
+        None => {
+            debug_assert!(false, "str slice out of bounds or off a char boundary");
+            ""
+        }
+    }
+}
+
+/// `bytes` as text, for bytes the caller has already proven to be UTF-8 (ASCII, or a prefix
+/// that `from_utf8` reported valid).
+#[inline]
+#[track_caller]
+pub(crate) fn as_str(bytes: &[u8]) -> &str {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(_) => {
+            debug_assert!(false, "bytes proven UTF-8 are not");
+            ""
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_rows() {
+        const T: [u8; 256] = {
+            let mut t = [0; 256];
+            // `a`-`c`
+            set_range(&mut t, b'a', b'c', 1);
+            // `-` `c`
+            set(&mut t, b"-c", 2);
+            t
+        };
+        assert_eq!(
+            (T[b'a' as usize], T[b'c' as usize], T[b'-' as usize]),
+            (1, 3, 2)
+        );
+        assert_eq!(T[b'd' as usize], 0);
+    }
+
+    #[test]
+    fn in_bounds_slices() {
+        assert_eq!(slice(b"abc", 1..), b"bc");
+        assert_eq!(str_slice("abc", ..2), "ab");
+        assert_eq!(as_str(b"ok"), "ok");
+    }
+
+    #[test]
+    #[should_panic(expected = "invariant")]
+    #[cfg(debug_assertions)]
+    fn broken_invariants_fail_in_tests() {
+        let _ = slice(b"abc", 2..9);
+    }
+}
