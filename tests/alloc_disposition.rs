@@ -2,42 +2,15 @@
 //! and only when something has to be decoded, building allocates exactly once.
 //! One `#[test]` runs every case in sequence, so no other test thread disturbs the counter.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod support;
 
 use reqparse::disposition::{
     ContentDisposition, DateTime, DispositionBuilder, FilenameOptions, Profile,
 };
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::count;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f`.
-fn count<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let before = ALLOCS.load(Ordering::SeqCst);
-    let r = std::hint::black_box(f());
-    (ALLOCS.load(Ordering::SeqCst) - before, r)
-}
-
-const PROFILES: [Profile; 3] = [Profile::Strict, Profile::Browser, Profile::DotNet];
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
 
 #[test]
 fn allocation_counts() {
@@ -49,11 +22,8 @@ fn allocation_counts() {
         h
     };
     let mut failures = Vec::new();
-    let mut check = |what: &str, got: usize, want: usize| {
-        if got != want {
-            failures.push(format!("{what}: {got} allocations, want {want}"));
-        }
-    };
+    let mut check =
+        |what: &str, got: usize, want: usize| support::alloc::check(&mut failures, what, got, want);
 
     // Parsing and enumerating: 0, every profile.
     let headers = [
@@ -64,7 +34,7 @@ fn allocation_counts() {
         hostile.as_str(),
     ];
     for h in headers {
-        for p in PROFILES {
+        for p in Profile::ALL {
             let (n, cd) = count(|| ContentDisposition::parse_str(h, p).expect(h));
             check(&format!("parse {p:?} {h:.40}"), n, 0);
             let (n, _) = count(|| {

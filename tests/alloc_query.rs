@@ -2,50 +2,19 @@
 //!
 //! One `#[test]` runs every case in sequence, so no other test thread allocates meanwhile.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod support;
 
 use reqparse::query::{self, add_query_string, decode_spans, MapOptions, Profile, QueryMap};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::{check, count};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` (its result is dropped outside the count).
-fn count<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
-    let out = f();
-    (ALLOCATIONS.load(Ordering::SeqCst) - before, out)
-}
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
 
 const REALISTIC: &str = "?q=rust+no_std+parser&lang=en-US&page=2&sort=desc&filter=%C3%A9t%C3%A9&utm_source=news%20letter&&flag&tag=a&tag=b";
 
-fn check(failures: &mut Vec<String>, what: &str, got: usize, want: usize) {
-    if got != want {
-        failures.push(format!("{what}: {got} allocations, want {want}"));
-    }
-}
-
 #[test]
 fn allocation_counts() {
-    let profiles = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
+    let profiles = Profile::ALL;
     let mut failures = Vec::new();
 
     // Enumerating raw pairs.

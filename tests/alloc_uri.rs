@@ -3,39 +3,13 @@
 //! One `#[test]` runs every case in turn, so no other test thread allocates while a case is
 //! being counted.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+mod support;
 
 use reqparse::uri::{build_absolute, build_relative, split_absolute};
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-static REALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        REALLOCS.fetch_add(1, Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::count_apart;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// (allocations, reallocations) made by `f`; the result is dropped outside the count.
-fn count<T>(f: impl FnOnce() -> T) -> (usize, usize, T) {
-    let (a, r) = (ALLOCS.load(Relaxed), REALLOCS.load(Relaxed));
-    let out = f();
-    (ALLOCS.load(Relaxed) - a, REALLOCS.load(Relaxed) - r, out)
-}
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
 
 type Build = (&'static str, [&'static str; 6], &'static str);
 
@@ -94,7 +68,7 @@ fn allocation_counts() {
         if !h.is_ascii() && !cfg!(feature = "idna") {
             continue; // IdnaDisabled without the feature (uri_vectors checks that)
         }
-        let (allocs, reallocs, out) = count(|| build_absolute(s, h, b, p, q, f));
+        let (allocs, reallocs, out) = count_apart(|| build_absolute(s, h, b, p, q, f));
         match out {
             Ok(out)
                 if out == *want && out.capacity() == out.len() && allocs == 1 && reallocs == 0 => {}
@@ -129,7 +103,7 @@ fn allocation_counts() {
         ),
     ];
     for (source, [b, p, q, f], want) in relatives {
-        let (allocs, reallocs, out) = count(|| build_relative(b, p, q, f));
+        let (allocs, reallocs, out) = count_apart(|| build_relative(b, p, q, f));
         if !(out == *want && out.capacity() == out.len() && allocs == 1 && reallocs == 0) {
             failures.push(format!(
                 "{source}: {allocs} allocs, {reallocs} reallocs, {out:?}"
@@ -145,7 +119,7 @@ fn allocation_counts() {
         ("UTS #46 deny list", ["http", "bü/x", "", "", "", ""]),
     ];
     for (source, [s, h, b, p, q, f]) in errors {
-        let (allocs, reallocs, out) = count(|| build_absolute(s, h, b, p, q, f).is_err());
+        let (allocs, reallocs, out) = count_apart(|| build_absolute(s, h, b, p, q, f).is_err());
         if !(out && allocs == 0 && reallocs == 0) {
             failures.push(format!("error {source}: {allocs} allocs, err={out}"));
         }
@@ -171,7 +145,7 @@ fn allocation_counts() {
         ("decoded path", "http://h/a%20b/%C3%A9", 1, "/a b/é"),
     ];
     for (source, uri, want_allocs, want_path) in splits {
-        let (allocs, reallocs, out) = count(|| split_absolute(uri).map(|p| p.path));
+        let (allocs, reallocs, out) = count_apart(|| split_absolute(uri).map(|p| p.path));
         match out {
             Ok(path) if path == *want_path && allocs == *want_allocs && reallocs == 0 => {}
             other => failures.push(format!(
@@ -181,13 +155,13 @@ fn allocation_counts() {
     }
     // A long path: still one allocation, sized by the input, never grown.
     let long = format!("http://h/{}", "a%20%E2%82%AC".repeat(2000));
-    let (allocs, reallocs, out) = count(|| split_absolute(&long).map(|p| p.path.len()));
+    let (allocs, reallocs, out) = count_apart(|| split_absolute(&long).map(|p| p.path.len()));
     if !(out == Ok(1 + 2000 * 5) && allocs == 1 && reallocs == 0) {
         failures.push(format!(
             "split long path: {allocs} allocs, {reallocs} reallocs, {out:?}"
         ));
     }
-    let (allocs, _, out) = count(|| split_absolute("http://h/%00").is_err());
+    let (allocs, _, out) = count_apart(|| split_absolute("http://h/%00").is_err());
     if !(out && allocs == 0) {
         failures.push(format!("split %00 error: {allocs} allocs"));
     }

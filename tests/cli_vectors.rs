@@ -3,26 +3,12 @@
 //! line on stderr and exit status 1 where the library rejects the input.
 #![cfg(feature = "cli")]
 
+mod support;
+
 use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn vectors(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    match serde_json::from_str(&text) {
-        Ok(Value::Array(cases)) => cases,
-        other => panic!("{path}: not a JSON array: {other:?}"),
-    }
-}
-
-fn s<'a>(case: &'a Value, key: &str) -> &'a str {
-    case.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-fn flag(case: &Value, key: &str) -> bool {
-    case.get(key).and_then(Value::as_bool).unwrap_or(false)
-}
+use support::vectors::{self, flag, optional_text, text};
 
 fn reqparse(args: &[String]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_reqparse"))
@@ -62,13 +48,23 @@ fn check(case: &Value, out: &Output, parse_json: bool) -> Option<String> {
     (!same).then(|| format!("expected {expect}, got {line}"))
 }
 
+/// `reqparse {subcommand}`, with the case's `--profile` when it names one (else the CLI's
+/// default, the same as the library's).
+fn command(subcommand: &str, case: &Value) -> Vec<String> {
+    let mut args = vec![subcommand.to_owned()];
+    if let Some(profile) = optional_text(case, "profile") {
+        args.push(format!("--profile={profile}"));
+    }
+    args
+}
+
 /// Runs `args_of` for every case of a vector file and reports all mismatches at once.
 fn run_file(
     file: &str,
     parse_json: impl Fn(&Value) -> bool,
     args_of: impl Fn(&Value) -> Vec<String>,
 ) {
-    let cases = vectors(file);
+    let cases = vectors::load(file);
     let mut failures = Vec::new();
     let mut skipped = 0;
     for case in &cases {
@@ -79,16 +75,10 @@ fn run_file(
             continue;
         }
         if let Some(why) = check(case, &reqparse(&args), parse_json(case)) {
-            failures.push(format!("{} ({args:?}): {why}", s(case, "source")));
+            failures.push(format!("{} ({args:?}): {why}", text(case, "source")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} {file} cases failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    vectors::assert_passed(&format!("{file} cases"), cases.len(), &failures);
     eprintln!(
         "{file}: {} cases through the CLI ({skipped} with NUL left to the library tests)",
         cases.len() - skipped
@@ -101,10 +91,7 @@ fn query_vectors() {
         "query.json",
         |_| true,
         |case| {
-            let mut args = vec!["query".to_owned()];
-            if let Some(profile) = case.get("profile").and_then(Value::as_str) {
-                args.push(format!("--profile={profile}"));
-            }
+            let mut args = command("query", case);
             for (key, arg) in [
                 ("raw", "--raw"),
                 ("map", "--map"),
@@ -114,7 +101,7 @@ fn query_vectors() {
                     args.push(arg.to_owned());
                 }
             }
-            args.extend(["--".to_owned(), s(case, "input").to_owned()]);
+            args.extend(["--".to_owned(), text(case, "input").to_owned()]);
             args
         },
     );
@@ -124,12 +111,12 @@ fn query_vectors() {
 fn uri_vectors() {
     run_file(
         "uri.json",
-        |case| s(case, "op") == "split",
+        |case| text(case, "op") == "split",
         |case| {
-            let op = s(case, "op");
+            let op = text(case, "op");
             let mut args = vec!["uri".to_owned(), op.to_owned()];
             if op == "split" {
-                args.extend(["--".to_owned(), s(case, "uri").to_owned()]);
+                args.extend(["--".to_owned(), text(case, "uri").to_owned()]);
                 return args;
             }
             let mut keys = vec!["path_base", "path", "query", "fragment"];
@@ -137,7 +124,7 @@ fn uri_vectors() {
                 keys.splice(0..0, ["scheme", "host"]);
             }
             for key in keys {
-                args.push(format!("--{}={}", key.replace('_', "-"), s(case, key)));
+                args.push(format!("--{}={}", key.replace('_', "-"), text(case, key)));
             }
             args
         },
@@ -150,14 +137,11 @@ fn disposition_vectors() {
         "disposition.json",
         |_| true,
         |case| {
-            let mut args = vec!["disposition".to_owned()];
-            if let Some(profile) = case.get("profile").and_then(Value::as_str) {
-                args.push(format!("--profile={profile}"));
-            }
+            let mut args = command("disposition", case);
             if flag(case, "decode_2047") {
                 args.push("--decode-2047".to_owned());
             }
-            args.extend(["--".to_owned(), s(case, "input").to_owned()]);
+            args.extend(["--".to_owned(), text(case, "input").to_owned()]);
             args
         },
     );
@@ -170,21 +154,12 @@ fn disposition_format_vectors() {
         |_| false,
         |case| {
             let mut args = vec!["disposition".to_owned(), "--format".to_owned()];
-            args.push(format!("--type={}", s(case, "type")));
-            if let Some(name) = case.get("filename").and_then(Value::as_str) {
+            args.push(format!("--type={}", text(case, "type")));
+            if let Some(name) = optional_text(case, "filename") {
                 args.push(format!("--filename={name}"));
             }
-            for pair in case
-                .get("parameters")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                args.push(format!(
-                    "--param={}={}",
-                    pair[0].as_str().unwrap_or_default(),
-                    pair[1].as_str().unwrap_or_default()
-                ));
+            for (name, value) in vectors::parameters(case) {
+                args.push(format!("--param={name}={value}"));
             }
             args
         },

@@ -3,17 +3,15 @@
 //! (input limit, epoch deadline, memory cap) and checks that the next call works again.
 //! One `#[test]` per engine configuration; cases inside run in order on one inspector.
 
+mod support;
+
 use std::time::Duration;
 
 use reqparse::engine::{
     DispositionProfile, EngineErrorKind, Limits, QueryProfile, WasmEngine, WasmInspector,
 };
 use reqparse::inspect::RequestHead;
-
-fn engine(limits: Limits) -> WasmEngine {
-    WasmEngine::load_with(Some(&WasmEngine::default_component_path()), limits)
-        .unwrap_or_else(|e| panic!("{e:#}: run .ci/build-component.sh first"))
-}
+use support::component::engine_with;
 
 /// The call that proves an inspector works after a fault.
 fn assert_works(inspector: &mut WasmInspector) {
@@ -33,7 +31,7 @@ fn engine_and_inspector_cross_threads() {
 
 #[test]
 fn hostile_10_mb_input_is_rejected_before_the_guest() {
-    let mut inspector = engine(Limits::default()).inspector().unwrap();
+    let mut inspector = engine_with(Limits::default()).inspector().unwrap();
     let huge = "a=b&".repeat(10 << 20 >> 2);
     let huge_bytes = vec![b'a'; 10 << 20];
     let head = RequestHead {
@@ -96,7 +94,7 @@ fn hostile_10_mb_input_is_rejected_before_the_guest() {
 
 #[test]
 fn deadline_is_an_error_for_that_call_only() {
-    let mut inspector = engine(Limits::default()).inspector().unwrap();
+    let mut inspector = engine_with(Limits::default()).inspector().unwrap();
     // A zero deadline has always passed: the guest is interrupted at its first check.
     inspector.set_deadline(Duration::ZERO);
     let err = inspector
@@ -117,7 +115,7 @@ fn memory_cap_is_an_error_for_that_call_only() {
         max_input_bytes: 1 << 20,
         ..Limits::default()
     };
-    let mut inspector = engine(limits).inspector().unwrap();
+    let mut inspector = engine_with(limits).inspector().unwrap();
     // 200 000 pairs become 200 000 pairs of guest strings: far past 1 MiB.
     let many = "a&".repeat(200_000);
     for (case, result) in [
@@ -140,7 +138,7 @@ fn instances_are_recycled_by_calls_and_by_memory() {
         recycle_after_calls: 3,
         ..Limits::default()
     };
-    let mut inspector = engine(limits).inspector().unwrap();
+    let mut inspector = engine_with(limits).inspector().unwrap();
     for _ in 0..3 {
         assert_works(&mut inspector);
     }
@@ -152,7 +150,7 @@ fn instances_are_recycled_by_calls_and_by_memory() {
         recycle_memory_bytes: 1 << 20,
         ..Limits::default()
     };
-    let mut inspector = engine(limits).inspector().unwrap();
+    let mut inspector = engine_with(limits).inspector().unwrap();
     assert_works(&mut inspector);
     assert_eq!(
         inspector.instances_created(),
@@ -171,7 +169,7 @@ fn instances_are_recycled_by_calls_and_by_memory() {
 
 #[test]
 fn huge_deadline_is_clamped_not_overflowed() {
-    let mut inspector = engine(Limits::default()).inspector().unwrap();
+    let mut inspector = engine_with(Limits::default()).inspector().unwrap();
     inspector.set_deadline(Duration::MAX);
     assert_works(&mut inspector);
     assert_eq!(inspector.instances_created(), 1);

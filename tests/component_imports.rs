@@ -2,14 +2,14 @@
 //! The component imports nothing (issue 3: no WASI, no clock, no random), so any host can run
 //! it with an empty linker and the guest can reach no file, socket or clock.
 
-use reqparse::engine::WasmEngine;
+mod support;
+
 use wasmtime::component::{types::ComponentItem, Linker};
 use wasmtime::Store;
 
 #[test]
 fn component_imports_nothing_and_exports_the_world() {
-    let loaded = WasmEngine::load(Some(&WasmEngine::default_component_path()))
-        .unwrap_or_else(|e| panic!("{e:#}: run .ci/build-component.sh first"));
+    let loaded = support::component::engine();
     let (engine, component) = (loaded.engine(), loaded.component());
     let ty = component.component_type();
 
@@ -57,8 +57,7 @@ fn component_imports_nothing_and_exports_the_world() {
 
 #[test]
 fn engine_loads_the_component_and_answers() {
-    let engine = WasmEngine::load(Some(&WasmEngine::default_component_path()))
-        .unwrap_or_else(|e| panic!("{e:#}: run .ci/build-component.sh first"));
+    let engine = support::component::engine();
     let mut inspector = engine.inspector().expect("an instance");
     assert_eq!(inspector.instances_created(), 1);
     assert_eq!(

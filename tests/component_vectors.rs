@@ -3,37 +3,34 @@
 //! equal the native crate's answer for the same call and the vector's expectation. Each test
 //! prints how many cases it ran (`cargo test ... -- --nocapture`).
 
-use std::borrow::Cow;
+mod support;
+
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
 
 use reqparse::engine::{
     span_text, ContentDisposition, DispositionProfile, MapOptions, ParseError, Parts, QueryProfile,
-    WasmEngine, WasmInspector,
+    WasmInspector,
 };
 use reqparse::inspect::RequestHead;
 use reqparse::{disposition, query, uri};
 use serde_json::{json, Map, Value};
+use support::component::inspector;
+use support::vectors::{
+    self, disposition_shape, flag, load as vectors, optional_text, split_shape, text,
+};
 
-fn vectors(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    match serde_json::from_str(&text) {
-        Ok(Value::Array(cases)) => cases,
-        other => panic!("{path}: not a JSON array: {other:?}"),
-    }
-}
-
-fn inspector() -> WasmInspector {
-    WasmEngine::load(Some(&WasmEngine::default_component_path()))
-        .and_then(|engine| engine.inspector())
-        .unwrap_or_else(|e| panic!("{e:#}: run .ci/build-component.sh first"))
-}
-
-fn s<'a>(case: &'a Value, key: &str) -> &'a str {
-    case.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-fn flag(case: &Value, key: &str) -> bool {
-    case.get(key).and_then(Value::as_bool).unwrap_or(false)
+/// The case's profile (missing: the default), as its WIT twin and as the native one.
+fn profiles<N, W>(case: &Value, twins: &[(N, W)]) -> (W, N)
+where
+    N: FromStr + Default + PartialEq + Copy + Debug,
+    N::Err: Display,
+    W: Copy,
+{
+    let native: N = vectors::profile(case);
+    let twin = twins.iter().find(|(n, _)| *n == native);
+    let &(_, wit) = twin.unwrap_or_else(|| panic!("{native:?} has no WIT twin"));
+    (wit, native)
 }
 
 /// The output shape of an error: `{"offset": N, "message": "..."}`.
@@ -53,7 +50,7 @@ fn check(
     component: Result<Value, Value>,
     native: Result<Value, Value>,
 ) {
-    let source = s(case, "source");
+    let source = text(case, "source");
     if component != native {
         failures.push(format!(
             "{source}: component {component:?} != native {native:?}"
@@ -81,22 +78,15 @@ fn check(
 fn finish(file: &str, cases: usize, failures: Vec<String>) {
     println!("{file}: {cases} cases run through the component");
     assert!(cases > 0, "{file} has no cases");
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    vectors::assert_passed("cases", cases, &failures);
 }
 
-fn query_profiles(name: &str) -> (QueryProfile, query::Profile) {
-    match name {
-        "" | "whatwg" => (QueryProfile::Whatwg, query::Profile::Whatwg),
-        "dotnet" => (QueryProfile::DotNet, query::Profile::DotNet),
-        "strict" => (QueryProfile::Strict, query::Profile::Strict),
-        other => panic!("unknown query profile {other:?}"),
-    }
-}
+/// Each native query profile with its WIT twin (the same names in every face).
+const QUERY_PROFILES: [(query::Profile, QueryProfile); 3] = [
+    (query::Profile::Whatwg, QueryProfile::Whatwg),
+    (query::Profile::DotNet, QueryProfile::DotNet),
+    (query::Profile::Strict, QueryProfile::Strict),
+];
 
 fn pairs_json(pairs: Vec<(String, String)>) -> Value {
     pairs.into_iter().map(|(n, v)| json!([n, v])).collect()
@@ -128,8 +118,8 @@ fn query_vectors_through_the_component() {
     let mut inspector = inspector();
     let (mut failures, cases) = (Vec::new(), vectors("query.json"));
     for case in &cases {
-        let input = s(case, "input");
-        let (wit_profile, profile) = query_profiles(s(case, "profile"));
+        let input = text(case, "input");
+        let (wit_profile, profile) = profiles(case, &QUERY_PROFILES);
         if flag(case, "raw") {
             let component = inspector.query_raw_pairs(input).expect("engine call");
             let native = query::pairs(input)
@@ -190,7 +180,10 @@ fn query_vectors_through_the_component() {
             match (spans, native) {
                 (Ok(spans), Ok(_)) => {
                     if spans.spans != native_spans || spans.decoded != out {
-                        failures.push(format!("{}: spans differ from native", s(case, "source")));
+                        failures.push(format!(
+                            "{}: spans differ from native",
+                            text(case, "source")
+                        ));
                     }
                     let pairs: Option<Vec<(String, String)>> = spans
                         .spans
@@ -207,7 +200,7 @@ fn query_vectors_through_the_component() {
                 (Err(e), Err(n)) if e.offset as usize == n.offset => {}
                 (got, native) => failures.push(format!(
                     "{}: spans mode {got:?} vs native {native:?}",
-                    s(case, "source")
+                    text(case, "source")
                 )),
             }
         }
@@ -215,11 +208,8 @@ fn query_vectors_through_the_component() {
     finish("query.json", cases.len(), failures);
 }
 
-fn parts_json(parts: Parts) -> Value {
-    json!({
-        "scheme": parts.scheme, "host": parts.host, "path": parts.path,
-        "query": parts.query, "fragment": parts.fragment,
-    })
+fn parts_json(p: Parts) -> Value {
+    split_shape(&p.scheme, &p.host, &p.path, &p.query, &p.fragment)
 }
 
 #[test]
@@ -229,8 +219,8 @@ fn uri_vectors_through_the_component() {
     let ue = |e: uri::UriError| error_json(e.offset, e);
     for case in &cases {
         let [scheme, host, path_base, path, query, fragment] =
-            ["scheme", "host", "path_base", "path", "query", "fragment"].map(|k| s(case, k));
-        let (component, native) = match s(case, "op") {
+            ["scheme", "host", "path_base", "path", "query", "fragment"].map(|k| text(case, k));
+        let (component, native) = match text(case, "op") {
             "build" => (
                 inspector
                     .build_absolute(scheme, host, path_base, path, query, fragment)
@@ -249,7 +239,7 @@ fn uri_vectors_through_the_component() {
                 Ok(uri::build_relative(path_base, path, query, fragment).into()),
             ),
             "split" => {
-                let input = s(case, "uri");
+                let input = text(case, "uri");
                 (
                     inspector
                         .split_absolute(input)
@@ -257,30 +247,23 @@ fn uri_vectors_through_the_component() {
                         .map(parts_json)
                         .map_err(guest_error),
                     uri::split_absolute(input)
-                        .map(|p| {
-                            json!({
-                                "scheme": p.scheme, "host": p.host, "path": p.path,
-                                "query": p.query, "fragment": p.fragment,
-                            })
-                        })
+                        .map(|p| split_shape(p.scheme, p.host, &p.path, &p.query, &p.fragment))
                         .map_err(ue),
                 )
             }
-            other => panic!("{}: unknown op {other:?}", s(case, "source")),
+            other => panic!("{}: unknown op {other:?}", text(case, "source")),
         };
         check(&mut failures, case, component, native);
     }
     finish("uri.json", cases.len(), failures);
 }
 
-fn disposition_profiles(name: &str) -> (DispositionProfile, disposition::Profile) {
-    match name {
-        "" | "strict" => (DispositionProfile::Strict, disposition::Profile::Strict),
-        "browser" => (DispositionProfile::Browser, disposition::Profile::Browser),
-        "dotnet" => (DispositionProfile::DotNet, disposition::Profile::DotNet),
-        other => panic!("unknown disposition profile {other:?}"),
-    }
-}
+/// Each native disposition profile with its WIT twin.
+const DISPOSITION_PROFILES: [(disposition::Profile, DispositionProfile); 3] = [
+    (disposition::Profile::Strict, DispositionProfile::Strict),
+    (disposition::Profile::Browser, DispositionProfile::Browser),
+    (disposition::Profile::DotNet, DispositionProfile::DotNet),
+];
 
 fn disposition_json(cd: ContentDisposition) -> Value {
     json!({
@@ -297,14 +280,10 @@ fn native_disposition(
 ) -> Result<Value, Value> {
     let cd = disposition::ContentDisposition::parse(input, profile)
         .map_err(|e| error_json(e.offset, e))?;
-    let filename = cd.filename_with(disposition::FilenameOptions { decode_2047 });
-    Ok(json!({
-        "type": cd.disposition_type().to_ascii_lowercase(),
-        "filename": filename.map(Cow::into_owned),
-        "parameters": cd.params()
-            .map(|p| json!([p.name().to_ascii_lowercase(), p.value().into_owned()]))
-            .collect::<Value>(),
-    }))
+    Ok(disposition_shape(
+        &cd,
+        disposition::FilenameOptions { decode_2047 },
+    ))
 }
 
 #[test]
@@ -312,8 +291,8 @@ fn disposition_vectors_through_the_component() {
     let mut inspector = inspector();
     let (mut failures, cases) = (Vec::new(), vectors("disposition.json"));
     for case in &cases {
-        let input = s(case, "input").as_bytes();
-        let (wit_profile, profile) = disposition_profiles(s(case, "profile"));
+        let input = text(case, "input").as_bytes();
+        let (wit_profile, profile) = profiles(case, &DISPOSITION_PROFILES);
         let decode_2047 = flag(case, "decode_2047");
         let component = inspector
             .parse_disposition(input, wit_profile, decode_2047)
@@ -335,26 +314,13 @@ fn disposition_format_vectors_through_the_component() {
     let mut inspector = inspector();
     let (mut failures, cases) = (Vec::new(), vectors("disposition_format.json"));
     for case in &cases {
-        let source = s(case, "source");
-        let filename = case.get("filename").and_then(Value::as_str);
-        let parameters: Vec<(&str, &str)> = case
-            .get("parameters")
-            .and_then(Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .map(|p| {
-                        (
-                            p[0].as_str().unwrap_or_default(),
-                            p[1].as_str().unwrap_or_default(),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let source = text(case, "source");
+        let filename = optional_text(case, "filename");
+        let parameters = vectors::parameters(case);
         let component = inspector
-            .format_disposition(s(case, "type"), filename, &parameters)
+            .format_disposition(text(case, "type"), filename, &parameters)
             .expect("engine call");
-        let mut builder = disposition::DispositionBuilder::new(s(case, "type"));
+        let mut builder = disposition::DispositionBuilder::new(text(case, "type"));
         if let Some(filename) = filename {
             builder = builder.filename(filename);
         }
@@ -396,21 +362,25 @@ fn inspect_matches_native_for_every_vector_input() {
     let targets: Vec<String> = queries
         .iter()
         .map(|c| {
-            let q = s(c, "input");
+            let q = text(c, "input");
             let q = q.strip_prefix('?').unwrap_or(q);
             format!("/search?{q}")
         })
-        .chain(
-            uris.iter()
-                .map(|c| format!("{}{}{}", s(c, "path"), s(c, "query"), s(c, "fragment"))),
-        )
+        .chain(uris.iter().map(|c| {
+            format!(
+                "{}{}{}",
+                text(c, "path"),
+                text(c, "query"),
+                text(c, "fragment")
+            )
+        }))
         .collect();
-    let hosts: Vec<&str> = uris.iter().map(|c| s(c, "host")).collect();
+    let hosts: Vec<&str> = uris.iter().map(|c| text(c, "host")).collect();
     let mut cases = 0;
     for (i, target) in targets.iter().enumerate() {
         let header = headers
             .get(i % headers.len().max(1))
-            .map(|c| s(c, "input").as_bytes());
+            .map(|c| text(c, "input").as_bytes());
         let head = RequestHead {
             method: if i % 2 == 0 { "GET" } else { "POST" },
             scheme: if i % 3 == 0 { "https" } else { "http" },
@@ -444,8 +414,8 @@ fn query_map_lookups_match_native() {
     let mut inspector = inspector();
     let (mut failures, mut cases) = (Vec::new(), 0);
     for case in vectors("query.json").iter().filter(|c| flag(c, "map")) {
-        let input = s(case, "input");
-        let (wit_profile, profile) = query_profiles(s(case, "profile"));
+        let input = text(case, "input");
+        let (wit_profile, profile) = profiles(case, &QUERY_PROFILES);
         let ignore_case = flag(case, "ignore_case");
         let options = MapOptions {
             profile: wit_profile,
@@ -480,12 +450,12 @@ fn query_map_lookups_match_native() {
             {
                 failures.push(format!(
                     "{}: lookup {name:?}: component {get:?} {all:?} {has} != native",
-                    s(case, "source")
+                    text(case, "source")
                 ));
             }
         }
         if map.len().expect("engine call") as usize != native.len() {
-            failures.push(format!("{}: len differs", s(case, "source")));
+            failures.push(format!("{}: len differs", text(case, "source")));
         }
         cases += 1;
     }

@@ -6,48 +6,17 @@
 //! - an idle keep-alive connection costs at most 128 bytes of heap (issue 5's goal).
 #![cfg(feature = "host")]
 
-mod host_common;
+mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 
-use host_common::Running;
 use reqparse::host::{http1, Config, Limits};
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
-        // SAFETY: same layout contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
-        // SAFETY: `ptr` came from System.alloc with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::SeqCst);
-        // SAFETY: `ptr` came from System with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::{heap_requests, live_bytes};
+use support::host::Running;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocs() -> usize {
-    ALLOCS.load(Ordering::SeqCst)
-}
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
 
 const REQ: &[u8] = b"GET /steady?a=1&b=2 HTTP/1.1\r\nHost: example.com\r\nUser-Agent: t\r\n\r\n";
 
@@ -77,10 +46,10 @@ fn heap_accounting() {
         &long,
     ];
     for input in inputs {
-        let before = allocs();
+        let before = heap_requests();
         let _ = std::hint::black_box(http1::parse(input, &limits));
         assert_eq!(
-            allocs() - before,
+            heap_requests() - before,
             0,
             "parse {:?}",
             &input[..input.len().min(20)]
@@ -114,11 +83,11 @@ fn heap_accounting() {
     for _ in 0..200 {
         round_trip(&mut s, len);
     }
-    let before = allocs();
+    let before = heap_requests();
     for _ in 0..1000 {
         round_trip(&mut s, len);
     }
-    let per_request = (allocs() - before) as f64 / 1000.0;
+    let per_request = (heap_requests() - before) as f64 / 1000.0;
     // What the inspector itself allocates for this head (the absolute URL it builds, …): the
     // shim must add nothing to it.
     let head = reqparse::inspect::RequestHead {
@@ -129,9 +98,9 @@ fn heap_accounting() {
         content_disposition: None,
     };
     let mut json = String::with_capacity(4096);
-    let before = allocs();
+    let before = heap_requests();
     reqparse::inspect::inspect(&head, &mut json);
-    let inspector = (allocs() - before) as f64;
+    let inspector = (heap_requests() - before) as f64;
     assert!(
         per_request == inspector,
         "allocations per request: {per_request}, of which the inspector's own: {inspector}"
@@ -142,14 +111,14 @@ fn heap_accounting() {
     // 3. Idle keep-alive connections: heap per connection (slab record + timer entry).
     const N: usize = 1000;
     let mut conns: Vec<TcpStream> = Vec::with_capacity(N);
-    let base = LIVE.load(Ordering::SeqCst);
+    let base = live_bytes();
     for _ in 0..N {
         let mut c = TcpStream::connect(server.addr).unwrap();
         round_trip(&mut c, len);
         conns.push(c);
     }
     server.wait_stats("N idle connections", |s| s.connections == N);
-    let per_conn = (LIVE.load(Ordering::SeqCst) - base) as f64 / N as f64;
+    let per_conn = (live_bytes() - base) as f64 / N as f64;
     println!("heap per idle connection: {per_conn:.1} B");
     assert!(
         per_conn <= 128.0,

@@ -3,13 +3,13 @@
 //! RLIMIT_NOFILE.
 #![cfg(feature = "host")]
 
-mod host_common;
+mod support;
 
 use std::io::{Read, Write};
 use std::time::Duration;
 
-use host_common::Running;
 use reqparse::host::{Config, Limits};
+use support::host::Running;
 
 fn nofile() -> libc::rlimit {
     let mut lim = libc::rlimit {

@@ -2,14 +2,14 @@
 //! limit and fault of issue 5, and the pool and connection table back to empty afterwards.
 #![cfg(feature = "host")]
 
-mod host_common;
+mod support;
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::time::{Duration, Instant};
 
-use host_common::Running;
 use reqparse::host::{Config, Limits, MinDataRate, Thresholds};
+use support::host::Running;
 
 fn config() -> Config {
     Config {

@@ -3,19 +3,15 @@
 //! the loop keeps serving. Needs the component: run `.ci/build-component.sh` first.
 #![cfg(all(feature = "host", feature = "engine-wasm"))]
 
-mod host_common;
+mod support;
 
-use host_common::Running;
-use reqparse::engine::{Limits as EngineLimits, WasmEngine};
+use reqparse::engine::Limits as EngineLimits;
 use reqparse::host::{Config, Engine};
 use reqparse::inspect::{inspect, RequestHead};
+use support::host::Running;
 
 fn engine(limits: EngineLimits) -> Engine {
-    let path = WasmEngine::default_component_path();
-    Engine::Wasm(
-        WasmEngine::load_with(Some(&path), limits)
-            .unwrap_or_else(|e| panic!("{e:#}: run .ci/build-component.sh first")),
-    )
+    Engine::Wasm(support::component::engine_with(limits))
 }
 
 #[test]

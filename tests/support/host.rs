@@ -1,6 +1,5 @@
-//! Shared helpers for the host tests: a server on an ephemeral loopback port in a thread, and a
-//! minimal HTTP/1.1 response reader over std sockets.
-#![allow(dead_code)]
+//! For the host tests: a server on an ephemeral loopback port in a thread, and a minimal
+//! HTTP/1.1 response reader over std sockets.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
