@@ -75,6 +75,14 @@ fn check(
     }
 }
 
+/// Runs `each` on every case of `file` with one inspector, then reports every failure at once.
+fn run_file(file: &str, mut each: impl FnMut(&mut WasmInspector, &Value, &mut Vec<String>)) {
+    let mut inspector = inspector();
+    vectors::run(file, 1, |case, failures| {
+        each(&mut inspector, case, failures)
+    });
+}
+
 fn finish(file: &str, cases: usize, failures: Vec<String>) {
     println!("{file}: {cases} cases run through the component");
     assert!(cases > 0, "{file} has no cases");
@@ -101,6 +109,16 @@ fn map_json(entries: Vec<(String, Vec<String>)>) -> Value {
     )
 }
 
+/// The component's options for a map: no limits, as the native `MapOptions::default()`.
+fn wit_map_options(profile: QueryProfile, ignore_case: bool) -> MapOptions {
+    MapOptions {
+        profile,
+        ignore_case,
+        max_pairs: None,
+        max_decoded_bytes: None,
+    }
+}
+
 fn native_pairs(input: &str, profile: query::Profile) -> Result<Value, Value> {
     let qe = |e: query::QueryError| error_json(e.offset, e);
     query::pairs(input)
@@ -115,9 +133,7 @@ fn native_pairs(input: &str, profile: query::Profile) -> Result<Value, Value> {
 
 #[test]
 fn query_vectors_through_the_component() {
-    let mut inspector = inspector();
-    let (mut failures, cases) = (Vec::new(), vectors("query.json"));
-    for case in &cases {
+    run_file("query.json", |inspector, case, failures| {
         let input = text(case, "input");
         let (wit_profile, profile) = profiles(case, &QUERY_PROFILES);
         if flag(case, "raw") {
@@ -130,15 +146,10 @@ fn query_vectors_through_the_component() {
                     ])
                 })
                 .collect();
-            check(&mut failures, case, Ok(pairs_json(component)), Ok(native));
+            check(failures, case, Ok(pairs_json(component)), Ok(native));
         } else if flag(case, "map") {
             let ignore_case = flag(case, "ignore_case");
-            let options = MapOptions {
-                profile: wit_profile,
-                ignore_case,
-                max_pairs: None,
-                max_decoded_bytes: None,
-            };
+            let options = wit_map_options(wit_profile, ignore_case);
             let component = match inspector.query_map(input, options).expect("engine call") {
                 Ok(mut map) => Ok(map_json(map.entries().expect("engine call"))),
                 Err(e) => Err(guest_error(e)),
@@ -157,14 +168,14 @@ fn query_vectors_through_the_component() {
                     )
                 })
                 .map_err(|e| error_json(e.offset, e));
-            check(&mut failures, case, component, native);
+            check(failures, case, component, native);
         } else {
             let component = inspector
                 .query_pairs(input, wit_profile)
                 .expect("engine call");
             let component = component.map(pairs_json).map_err(guest_error);
             check(
-                &mut failures,
+                failures,
                 case,
                 component.clone(),
                 native_pairs(input, profile),
@@ -195,7 +206,7 @@ fn query_vectors_through_the_component() {
                         })
                         .collect();
                     let pairs = pairs.map(pairs_json).ok_or_else(|| json!("bad span"));
-                    check(&mut failures, case, pairs, component);
+                    check(failures, case, pairs, component);
                 }
                 (Err(e), Err(n)) if e.offset as usize == n.offset => {}
                 (got, native) => failures.push(format!(
@@ -204,8 +215,7 @@ fn query_vectors_through_the_component() {
                 )),
             }
         }
-    }
-    finish("query.json", cases.len(), failures);
+    });
 }
 
 fn parts_json(p: Parts) -> Value {
@@ -214,10 +224,8 @@ fn parts_json(p: Parts) -> Value {
 
 #[test]
 fn uri_vectors_through_the_component() {
-    let mut inspector = inspector();
-    let (mut failures, cases) = (Vec::new(), vectors("uri.json"));
-    let ue = |e: uri::UriError| error_json(e.offset, e);
-    for case in &cases {
+    run_file("uri.json", |inspector, case, failures| {
+        let ue = |e: uri::UriError| error_json(e.offset, e);
         let [scheme, host, path_base, path, query, fragment] =
             ["scheme", "host", "path_base", "path", "query", "fragment"].map(|k| text(case, k));
         let (component, native) = match text(case, "op") {
@@ -247,15 +255,14 @@ fn uri_vectors_through_the_component() {
                         .map(parts_json)
                         .map_err(guest_error),
                     uri::split_absolute(input)
-                        .map(|p| split_shape(p.scheme, p.host, &p.path, &p.query, &p.fragment))
+                        .map(|p| split_shape(p.scheme, p.host, &p.path, p.query, p.fragment))
                         .map_err(ue),
                 )
             }
             other => panic!("{}: unknown op {other:?}", text(case, "source")),
         };
-        check(&mut failures, case, component, native);
-    }
-    finish("uri.json", cases.len(), failures);
+        check(failures, case, component, native);
+    });
 }
 
 /// Each native disposition profile with its WIT twin.
@@ -288,9 +295,7 @@ fn native_disposition(
 
 #[test]
 fn disposition_vectors_through_the_component() {
-    let mut inspector = inspector();
-    let (mut failures, cases) = (Vec::new(), vectors("disposition.json"));
-    for case in &cases {
+    run_file("disposition.json", |inspector, case, failures| {
         let input = text(case, "input").as_bytes();
         let (wit_profile, profile) = profiles(case, &DISPOSITION_PROFILES);
         let decode_2047 = flag(case, "decode_2047");
@@ -300,20 +305,17 @@ fn disposition_vectors_through_the_component() {
             .map(disposition_json)
             .map_err(guest_error);
         check(
-            &mut failures,
+            failures,
             case,
             component,
             native_disposition(input, profile, decode_2047),
         );
-    }
-    finish("disposition.json", cases.len(), failures);
+    });
 }
 
 #[test]
 fn disposition_format_vectors_through_the_component() {
-    let mut inspector = inspector();
-    let (mut failures, cases) = (Vec::new(), vectors("disposition_format.json"));
-    for case in &cases {
+    run_file("disposition_format.json", |inspector, case, failures| {
         let source = text(case, "source");
         let filename = optional_text(case, "filename");
         let parameters = vectors::parameters(case);
@@ -333,21 +335,20 @@ fn disposition_format_vectors_through_the_component() {
             .map_err(|e| error_json(e.offset, e));
         let header = component.clone().unwrap_or_default();
         check(
-            &mut failures,
+            failures,
             case,
             component.map(Value::from).map_err(guest_error),
             native,
         );
         if case.get("expect_error").is_some() {
-            continue;
+            return;
         }
         // The header parses back (through the component) to the same filename.
         match inspector.parse_disposition(header.as_bytes(), DispositionProfile::Strict, false) {
             Ok(Ok(cd)) if cd.filename.as_deref() == filename => {}
             other => failures.push(format!("{source}: {header:?} parses back as {other:?}")),
         }
-    }
-    finish("disposition_format.json", cases.len(), failures);
+    });
 }
 
 /// `inspect` (a request's whole work in one call) writes the native JSON byte for byte, for
@@ -417,12 +418,7 @@ fn query_map_lookups_match_native() {
         let input = text(case, "input");
         let (wit_profile, profile) = profiles(case, &QUERY_PROFILES);
         let ignore_case = flag(case, "ignore_case");
-        let options = MapOptions {
-            profile: wit_profile,
-            ignore_case,
-            max_pairs: None,
-            max_decoded_bytes: None,
-        };
+        let options = wit_map_options(wit_profile, ignore_case);
         let native_options = query::MapOptions {
             profile,
             ignore_case,
@@ -461,12 +457,7 @@ fn query_map_lookups_match_native() {
     }
     // Dropping a map frees it in the guest: after a warm-up, parse-and-drop cycles leave the
     // guest's memory where it was (a leak of even 100 bytes a map would grow it by pages).
-    let options = MapOptions {
-        profile: QueryProfile::Whatwg,
-        ignore_case: false,
-        max_pairs: None,
-        max_decoded_bytes: None,
-    };
+    let options = wit_map_options(QueryProfile::Whatwg, false);
     let cycle = |inspector: &mut WasmInspector| {
         let mut map = inspector
             .query_map("a=1&b=2&a=3", options)

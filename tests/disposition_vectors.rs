@@ -2,50 +2,22 @@
 //! ARCHITECTURE.md) and lists every failing case by its source. Also the cases whose input is
 //! not UTF-8 (JSON strings cannot hold them) and ASP.NET's SetHttpFileName, as tables.
 
+mod support;
+
 use reqparse::disposition::{
     ContentDisposition, DispositionBuilder, DispositionErrorKind as K, FilenameOptions, Profile,
 };
 use serde_json::Value;
-
-fn profile(name: Option<&str>) -> Profile {
-    match name {
-        None | Some("strict") => Profile::Strict,
-        Some("browser") => Profile::Browser,
-        Some("dotnet") => Profile::DotNet,
-        Some(other) => panic!("unknown profile {other}"),
-    }
-}
-
-fn load(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str::<Vec<Value>>(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// The shape every face reports: `{"type", "filename", "parameters"}`.
-fn shape(cd: &ContentDisposition<'_>, opts: FilenameOptions) -> Value {
-    let params: Vec<Value> = cd
-        .params()
-        .map(|p| Value::from(vec![p.name().to_ascii_lowercase(), p.value().into_owned()]))
-        .collect();
-    serde_json::json!({
-        "type": cd.disposition_type().to_ascii_lowercase(),
-        "filename": cd.filename_with(opts).map(|f| f.into_owned()),
-        "parameters": params,
-    })
-}
+use support::vectors::{self, disposition_shape as shape, flag, required};
 
 #[test]
 fn disposition_json() {
-    let cases = load("disposition.json");
-    assert!(cases.len() >= 120, "only {} cases", cases.len());
-    let mut failures = Vec::new();
-    for case in &cases {
-        let source = case["source"].as_str().expect("source");
-        let input = case["input"].as_str().expect("input");
-        let prof = profile(case["profile"].as_str());
+    vectors::run("disposition.json", 120, |case, failures| {
+        let source = required(case, "source");
+        let input = required(case, "input");
+        let prof: Profile = vectors::profile(case);
         let opts = FilenameOptions {
-            decode_2047: case["decode_2047"].as_bool().unwrap_or(false),
+            decode_2047: flag(case, "decode_2047"),
         };
         let got = ContentDisposition::parse_str(input, prof);
         match (&got, case.get("expect"), case.get("expect_error")) {
@@ -77,37 +49,16 @@ fn disposition_json() {
                 "{source}: needs exactly one of expect / expect_error"
             )),
         }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    });
 }
 
 #[test]
 fn disposition_format_json() {
-    let cases = load("disposition_format.json");
-    let mut failures = Vec::new();
-    for case in &cases {
-        let source = case["source"].as_str().expect("source");
-        let kind = case["type"].as_str().expect("type");
-        let filename = case["filename"].as_str().unwrap_or("");
-        let params: Vec<(String, String)> = case["parameters"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|p| {
-                        (
-                            p[0].as_str().expect("name").to_owned(),
-                            p[1].as_str().expect("value").to_owned(),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+    vectors::run("disposition_format.json", 1, |case, failures| {
+        let source = required(case, "source");
+        let kind = required(case, "type");
+        let filename = vectors::text(case, "filename");
+        let params = vectors::parameters(case);
         let mut b = DispositionBuilder::new(kind);
         if !filename.is_empty() {
             b = b.filename(filename);
@@ -127,7 +78,7 @@ fn disposition_format_json() {
                 got.len()
             ));
         }
-        for prof in [Profile::Strict, Profile::Browser, Profile::DotNet] {
+        for prof in Profile::ALL {
             match ContentDisposition::parse_str(&got, prof) {
                 Ok(cd) => {
                     let back = cd.filename();
@@ -141,14 +92,7 @@ fn disposition_format_json() {
                 Err(e) => failures.push(format!("{source} [{prof:?}]: does not parse back: {e}")),
             }
         }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    });
 }
 
 /// tc2231 cases with ISO-8859-1 bytes: JSON strings cannot carry them.

@@ -9,7 +9,7 @@ use std::net::{Shutdown, TcpStream};
 use std::time::{Duration, Instant};
 
 use reqparse::host::{Config, Limits, MinDataRate, Thresholds};
-use support::host::Running;
+use support::host::{Client, Running};
 
 fn config() -> Config {
     Config {
@@ -25,6 +25,24 @@ fn short(limits: Limits) -> Config {
         timer_tick: Duration::from_millis(5),
         ..Config::default()
     }
+}
+
+/// [`short`] with the default limits but for what `set` changes.
+fn short_with(set: impl FnOnce(&mut Limits)) -> Config {
+    let mut limits = Limits::default();
+    set(&mut limits);
+    short(limits)
+}
+
+/// The server closed `c`, and not before `timeout` (less 20 ms of slack) had passed since
+/// `start`.
+fn assert_closed_after(c: &mut Client, start: Instant, timeout: Duration) {
+    assert!(c.closed_by_server());
+    assert!(
+        start.elapsed() >= timeout - Duration::from_millis(20),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -271,16 +289,13 @@ fn limits_answer_with_status_and_close() {
 
 #[test]
 fn slowloris_is_cut_off_by_the_header_timeout() {
+    let drip = b"GET / HTTP/1.1\r\nHost: a\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
     let timeout = Duration::from_millis(300);
-    let server = Running::start(short(Limits {
-        header_timeout: timeout,
-        ..Limits::default()
-    }));
+    let server = Running::start(short_with(|l| l.header_timeout = timeout));
     // One byte every 40 ms: the header timer is not pushed back by trickling bytes.
     let mut c = server.connect();
     let start = Instant::now();
     let mut sent = 0;
-    let drip = b"GET / HTTP/1.1\r\nHost: a\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
     while c.w.write_all(&drip[sent..sent + 1]).is_ok()
         && sent + 1 < drip.len()
         && start.elapsed() < timeout * 3
@@ -299,22 +314,14 @@ fn slowloris_is_cut_off_by_the_header_timeout() {
     // A connection that never sends anything is closed silently after the same time.
     let mut idle = server.connect();
     let start = Instant::now();
-    assert!(idle.closed_by_server());
-    assert!(
-        start.elapsed() >= timeout - Duration::from_millis(20),
-        "{:?}",
-        start.elapsed()
-    );
+    assert_closed_after(&mut idle, start, timeout);
     server.assert_drained();
 }
 
 #[test]
 fn idle_keep_alive_connection_is_closed_after_the_timeout() {
     let timeout = Duration::from_millis(250);
-    let server = Running::start(short(Limits {
-        keep_alive_timeout: timeout,
-        ..Limits::default()
-    }));
+    let server = Running::start(short_with(|l| l.keep_alive_timeout = timeout));
     let mut c = server.connect();
     assert_eq!(c.get("/").status, 200);
     let start = Instant::now();
@@ -323,12 +330,7 @@ fn idle_keep_alive_connection_is_closed_after_the_timeout() {
         0,
         "an idle connection holds no segment"
     );
-    assert!(c.closed_by_server());
-    assert!(
-        start.elapsed() >= timeout - Duration::from_millis(20),
-        "{:?}",
-        start.elapsed()
-    );
+    assert_closed_after(&mut c, start, timeout);
     server.assert_drained();
 }
 

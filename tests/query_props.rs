@@ -7,8 +7,6 @@ use reqparse::query::{
     SPAN_DECODED,
 };
 
-const PROFILES: [Profile; 3] = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
-
 /// Bytes that exercise every branch: separators, escapes (valid, truncated, non-hex), `+`,
 /// UTF-8 lead and continuation bytes, and plain ASCII.
 fn query_bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -56,7 +54,7 @@ fn exercise(input: &[u8]) {
     let mut buf = String::new();
     for pair in Pairs::new(input) {
         assert!(pair.offset() < input.len());
-        for p in PROFILES {
+        for p in Profile::ALL {
             let _ = pair.decode_name(p);
             let _ = pair.decode_value(p);
             buf.clear();
@@ -68,7 +66,7 @@ fn exercise(input: &[u8]) {
         let _ = pair.decode_value_bytes();
     }
     if let Ok(s) = std::str::from_utf8(input) {
-        for p in PROFILES {
+        for p in Profile::ALL {
             for ignore_case in [false, true] {
                 let opts = MapOptions {
                     profile: p,
@@ -87,7 +85,7 @@ fn exercise(input: &[u8]) {
         let _ = add_query_string(s, &[(s, s)]);
     }
     let (mut out, mut spans) = (Vec::new(), Vec::new());
-    for p in PROFILES {
+    for p in Profile::ALL {
         let _ = decode_spans(input, p, &mut out, &mut spans);
     }
 }
@@ -135,7 +133,7 @@ proptest! {
         append_pairs(&mut s, &borrowed);
         let query = &s[s.find('?').map_or(s.len(), |i| i)..];
         let skip = usize::from(prefix.contains("x=1"));
-        for profile in PROFILES {
+        for profile in Profile::ALL {
             let got: Vec<(String, String)> = query::pairs(query)
                 .skip(skip)
                 .map(|p| (
@@ -165,14 +163,14 @@ proptest! {
 
     #[test]
     fn spans_agree_with_pairs(input in query_bytes()) {
-        for profile in PROFILES {
+        for profile in Profile::ALL {
             prop_assert_eq!(span_pairs(&input, profile), pair_pairs(&input, profile));
         }
     }
 
     #[test]
     fn spans_agree_with_pairs_on_text(input in query_text()) {
-        for profile in PROFILES {
+        for profile in Profile::ALL {
             prop_assert_eq!(span_pairs(input.as_bytes(), profile), pair_pairs(input.as_bytes(), profile));
         }
     }
@@ -189,7 +187,7 @@ proptest! {
     #[test]
     fn text_and_bytes_inputs_agree(input in query_text()) {
         // `pairs(&str)` takes the validated fast path, `Pairs::new(&[u8])` revalidates.
-        for profile in PROFILES {
+        for profile in Profile::ALL {
             let a: Vec<_> = query::pairs(&input).map(|p| (p.decode_name(profile), p.decode_value(profile))).collect();
             let b: Vec<_> = Pairs::new(input.as_bytes()).map(|p| (p.decode_name(profile), p.decode_value(profile))).collect();
             prop_assert_eq!(a, b);

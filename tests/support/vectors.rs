@@ -19,6 +19,13 @@ pub fn load(file: &str) -> Vec<Value> {
     }
 }
 
+/// [`load`], failing when the file has fewer than `min` cases (a truncated file would pass).
+pub fn load_at_least(file: &str, min: usize) -> Vec<Value> {
+    let cases = load(file);
+    assert!(cases.len() >= min, "only {} cases", cases.len());
+    cases
+}
+
 /// An optional string key: missing means "".
 pub fn text<'a>(case: &'a Value, key: &str) -> &'a str {
     optional_text(case, key).unwrap_or_default()
@@ -73,6 +80,19 @@ pub fn parameters(case: &Value) -> Vec<(&str, &str)> {
             }
         })
         .collect()
+}
+
+/// Runs `each` on every case of `file` (which must have at least `min`); `each` pushes a line
+/// for whatever fails, and the test then fails listing them all, so one run shows every broken
+/// case by its source.
+pub fn run(file: &str, min: usize, mut each: impl FnMut(&Value, &mut Vec<String>)) {
+    let cases = load_at_least(file, min);
+    let mut failures = Vec::new();
+    for case in &cases {
+        each(case, &mut failures);
+    }
+    println!("{file}: {} cases", cases.len());
+    assert_passed(&format!("{file} cases"), cases.len(), &failures);
 }
 
 /// Fails the test listing every failure, when there is one: "N of M {what} failed: …".
