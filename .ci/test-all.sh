@@ -3,7 +3,9 @@
 #   the Rust crate (unit, conformance, allocation, property, CLI and host tests, doc examples,
 #   benches and examples built and smoke-run), the WebAssembly component in wasmtime, and the
 #   npm package under Node.
-# Everything builds with one feature set so wasmtime and the dev-dependencies build once.
+# Everything builds with one feature set so wasmtime and the dev-dependencies build once; the
+# feature sets without the wasm engine are then checked (and, without idna, tested) on top, so
+# their cfg paths compile too without a second wasmtime build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -17,6 +19,14 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 step "format"
 cargo fmt --all -- --check
 
+step "one binaryen (wasm-opt) for both wasm builds: .ci/jco and js/ lock the same version"
+binaryen() { node -p "require('./$1/package-lock.json').packages['node_modules/binaryen'].version"; }
+if [ "$(binaryen .ci/jco)" != "$(binaryen js)" ]; then
+    echo "binaryen differs: .ci/jco $(binaryen .ci/jco), js $(binaryen js); pin one version in both package.json files" >&2
+    exit 1
+fi
+echo "binaryen $(binaryen js)"
+
 step "core builds without std (no_std + alloc) for wasm32"
 cargo build --lib --no-default-features --target wasm32-unknown-unknown
 
@@ -29,6 +39,14 @@ cargo test --features "$FEATURES" --doc
 
 step "clippy"
 cargo clippy --features "$FEATURES" --all-targets -- -D warnings
+
+step "feature sets without the wasm engine (cfg paths the build above never compiles)"
+# No std, no idna, on the native target too: clippy is enough, a test run would add nothing.
+cargo clippy --lib --no-default-features -- -D warnings
+# CLI and host shim without engine-wasm (src/cli.rs, src/host/, benches/idle.rs, the host tests).
+cargo clippy --features cli --all-targets -- -D warnings
+# Without idna a Unicode host is an IdnaDisabled error: run the tests that check that.
+cargo test --no-default-features --features std --lib --test uri_vectors --test alloc_uri
 
 step "npm package: build and test (ESM, CJS, types)"
 (cd js && npm ci --no-audit --no-fund && npm run build && npm test)
