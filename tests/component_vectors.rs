@@ -16,9 +16,7 @@ use reqparse::inspect::RequestHead;
 use reqparse::{disposition, query, uri};
 use serde_json::{json, Map, Value};
 use support::component::inspector;
-use support::vectors::{
-    self, disposition_shape, flag, load as vectors, optional_text, split_shape, text,
-};
+use support::vectors::{self, disposition_shape, flag, optional_text, split_shape, text};
 
 /// The case's profile (missing: the default), as its WIT twin and as the native one.
 fn profiles<N, W>(case: &Value, twins: &[(N, W)]) -> (W, N)
@@ -357,9 +355,9 @@ fn disposition_format_vectors_through_the_component() {
 fn inspect_matches_native_for_every_vector_input() {
     let mut inspector = inspector();
     let mut failures = Vec::new();
-    let queries = vectors("query.json");
-    let uris = vectors("uri.json");
-    let headers = vectors("disposition.json");
+    let queries = vectors::load("query.json");
+    let uris = vectors::load("uri.json");
+    let headers = vectors::load("disposition.json");
     let targets: Vec<String> = queries
         .iter()
         .map(|c| {
@@ -414,7 +412,10 @@ fn inspect_matches_native_for_every_vector_input() {
 fn query_map_lookups_match_native() {
     let mut inspector = inspector();
     let (mut failures, mut cases) = (Vec::new(), 0);
-    for case in vectors("query.json").iter().filter(|c| flag(c, "map")) {
+    for case in vectors::load("query.json")
+        .iter()
+        .filter(|c| flag(c, "map"))
+    {
         let input = text(case, "input");
         let (wit_profile, profile) = profiles(case, &QUERY_PROFILES);
         let ignore_case = flag(case, "ignore_case");
