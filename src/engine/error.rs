@@ -139,3 +139,33 @@ impl Error for EngineError {
         Some(&**cause)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_one_line_and_alternate_appends_the_causes() {
+        let cause = wasmtime::Error::msg("wasm trap: unreachable").context("in the guest");
+        let err = EngineError::new(EngineErrorKind::Trap, "the guest trapped").caused_by(cause);
+        assert_eq!(err.to_string(), "the guest trapped");
+        assert_eq!(
+            format!("{err:#}"),
+            "the guest trapped: in the guest: wasm trap: unreachable"
+        );
+        let source = err.source().expect("wasmtime's error is the source");
+        assert_eq!(source.to_string(), "in the guest");
+        assert_eq!(err.clone().kind(), EngineErrorKind::Trap);
+        assert_eq!(err.path(), None);
+    }
+
+    #[test]
+    fn load_errors_name_the_file_and_keep_io_errors() {
+        let path = Path::new("/x/reqparse.wasm");
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let err = EngineError::load(path, "cannot read it").caused_by(io);
+        assert_eq!(err.kind(), EngineErrorKind::Load);
+        assert_eq!(err.path(), Some(path));
+        assert_eq!(format!("{err:#}"), "cannot read it: gone");
+    }
+}

@@ -45,8 +45,9 @@ pub(super) struct Live {
 pub struct WasmInspector {
     pub(super) shared: Arc<Shared>,
     pub(super) deadline_ticks: u64,
-    /// `None` until the first call and after a fault.
+    /// `None` after a fault, until the next call makes a new one.
     pub(super) live: Option<Live>,
+    /// Instances made so far, for [`WasmInspector::instances_created`].
     instances: u64,
 }
 

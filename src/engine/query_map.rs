@@ -142,4 +142,3 @@ impl Drop for QueryMap<'_> {
         }
     }
 }
-
