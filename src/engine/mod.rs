@@ -22,6 +22,8 @@
 //! # Ok::<(), reqparse::engine::EngineError>(())
 //! ```
 
+// One file per concern: the error type, the limits and what enforces them, the precompiled
+// cache, an instance and its typed calls, the query-map handle.
 mod cache;
 mod error;
 mod inspector;
