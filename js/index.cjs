@@ -8,6 +8,11 @@ const wasm = require('./pkg/reqparse.js');
 /** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js.rs). */
 const ABI_VERSION = 1;
 
+/** A load error: this file and the wasm in js/pkg do not speak the same protocol. */
+function mismatch(what) {
+  return new Error(`reqparse: js/pkg/reqparse_bg.wasm ${what}: rebuild the wasm with \`npm run build\``);
+}
+
 /**
  * Refuses a wasm build speaking another protocol version than this file: the two are built
  * together, and a stale js/pkg would misread every answer. A build older than the version
@@ -15,10 +20,7 @@ const ABI_VERSION = 1;
  */
 function checkAbiVersion(found) {
   if (found !== ABI_VERSION) {
-    throw new Error(
-      `reqparse: js/pkg/reqparse_bg.wasm speaks wire protocol version ${found}, ` +
-        `index.cjs speaks version ${ABI_VERSION}: rebuild the wasm with \`npm run build\``,
-    );
+    throw mismatch(`speaks wire protocol version ${found}, index.cjs speaks version ${ABI_VERSION}`);
   }
 }
 checkAbiVersion(typeof wasm.rp_abi_version === 'function' ? wasm.rp_abi_version() : 0);
@@ -26,27 +28,36 @@ checkAbiVersion(typeof wasm.rp_abi_version === 'function' ? wasm.rp_abi_version(
 // The protocol's numbers, from the wasm that defines them (read once: they are constants).
 const layout = JSON.parse(wasm.rp_layout());
 
+/** `layout[path[0]][path[1]]…`; a missing entry is a load error, not a silent `undefined`. */
+function fromLayout(...path) {
+  let v = layout;
+  for (const key of path) v = v !== null && typeof v === 'object' ? v[key] : undefined;
+  if (v === undefined) throw mismatch(`has no ${path.join('.')} in its layout`);
+  return v;
+}
+
 /** Longest input accepted, in UTF-16 code units (wasm memory never shrinks: this bounds it). */
-const MAX_INPUT_LENGTH = layout.maxInputLength;
+const MAX_INPUT_LENGTH = fromLayout('maxInputLength');
 
 /** Below this length a pure-JS scan beats the fixed cost of a wasm call (see queryPairs). */
 const SHORT_QUERY = 32;
 
 // A span's top bits are its tag; below them, its offset. The input's tag is 0, so a span is
 // the input's exactly when its start is at most MASK (asserted in src/faces/js.rs).
-const TAG_SHIFT = layout.tagShift;
+const TAG_SHIFT = fromLayout('tagShift');
 const MASK = 2 ** TAG_SHIFT - 1;
-const { input: TAG_INPUT, text: TAG_TEXT, utf16: TAG_UTF16 } = layout.tags;
-const {
-  spans: H_SPANS,
-  spansLen: H_SPANS_LEN,
-  text: H_TEXT,
-  textLen: H_TEXT_LEN,
-  utf16: H_UTF16,
-  utf16Len: H_UTF16_LEN,
-  errOffset: H_ERR_OFFSET,
-  errIndex: H_ERR_INDEX,
-} = layout.header;
+const TAG_INPUT = fromLayout('tags', 'input');
+const TAG_TEXT = fromLayout('tags', 'text');
+const TAG_UTF16 = fromLayout('tags', 'utf16');
+// Slots of the header, in u32 words.
+const H_SPANS = fromLayout('header', 'spans');
+const H_SPANS_LEN = fromLayout('header', 'spansLen');
+const H_TEXT = fromLayout('header', 'text');
+const H_TEXT_LEN = fromLayout('header', 'textLen');
+const H_UTF16 = fromLayout('header', 'utf16');
+const H_UTF16_LEN = fromLayout('header', 'utf16Len');
+const H_ERR_OFFSET = fromLayout('header', 'errOffset');
+const H_ERR_INDEX = fromLayout('header', 'errIndex');
 
 /**
  * Thrown for input reqparse rejects. `offset` is the byte offset in the input's UTF-8 encoding
@@ -174,10 +185,10 @@ const EMPTY = Object.freeze({});
 
 /** `{name: wire number}`: a profile's number is its index in the list the wasm gives. */
 const profileTable = (names) => Object.fromEntries(names.map((name, i) => [name, i]));
-const QUERY_PROFILES = profileTable(layout.queryProfiles);
+const QUERY_PROFILES = profileTable(fromLayout('queryProfiles'));
 /** The core lists each module's default profile first. */
 const DEFAULT_PROFILE = 0;
-const DISPOSITION_PROFILES = profileTable(layout.dispositionProfiles);
+const DISPOSITION_PROFILES = profileTable(fromLayout('dispositionProfiles'));
 
 function profileOf(table, profile, fallback, what) {
   if (profile === undefined) return fallback;

@@ -56,6 +56,19 @@ test('a wasm from before the version check (no rp_abi_version) is refused', () =
   );
 });
 
+test('a layout missing a number index.cjs reads is refused at load, naming it', () => {
+  const withoutErrIndex = (exports) => {
+    const layout = JSON.parse(exports.rp_layout());
+    delete layout.header.errIndex;
+    return { ...exports, rp_layout: () => JSON.stringify(layout) };
+  };
+  assert.throws(() => loadWith(withoutErrIndex), {
+    message:
+      'reqparse: js/pkg/reqparse_bg.wasm has no header.errIndex in its layout: ' +
+      'rebuild the wasm with `npm run build`',
+  });
+});
+
 test('profile names and their wire numbers come from the core, in its order', () => {
   const layout = JSON.parse(require(pkgPath).rp_layout());
   assert.deepEqual(layout.queryProfiles, ['whatwg', 'dotnet', 'strict']);
