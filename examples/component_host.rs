@@ -10,6 +10,7 @@
 //! (`reqparse::engine` wraps the same steps with limits, instance reuse and a precompiled
 //! cache; this example shows the bare API.)
 
+use reqparse::query::SPAN_DECODED;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store};
 
@@ -46,12 +47,13 @@ fn main() -> wasmtime::Result<()> {
     // The same query as spans: no string per pair built in the guest.
     if let Ok(spans) = q.call_pair_spans(&mut store, input, query::Profile::Whatwg)? {
         for span in spans.spans.chunks_exact(4) {
+            // A span with the core's SPAN_DECODED bit set points into `decoded`.
             let text = |start: u32, end: u32| {
-                let (source, start, end) = if start & (1 << 31) != 0 {
+                let (source, start, end) = if start & SPAN_DECODED != 0 {
                     (
                         spans.decoded.as_slice(),
-                        start & !(1 << 31),
-                        end & !(1 << 31),
+                        start & !SPAN_DECODED,
+                        end & !SPAN_DECODED,
                     )
                 } else {
                     (input.as_bytes(), start, end)

@@ -1,24 +1,63 @@
 'use strict';
-// The idiomatic JS layer over the wasm exports of src/js.rs. Parsing happens in wasm; this file
-// moves strings across the boundary (see src/js.rs for the span protocol) and shapes answers.
+// The idiomatic JS layer over the wasm exports of src/faces/js.rs. Parsing happens in wasm; this
+// file moves strings across the boundary (see src/faces/js.rs for the span protocol, which it
+// defines) and shapes answers.
 
 const wasm = require('./pkg/reqparse.js');
 
+/** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js.rs). */
+const ABI_VERSION = 1;
+
+/** A load error: this file and the wasm in js/pkg do not speak the same protocol. */
+function mismatch(what) {
+  return new Error(`reqparse: js/pkg/reqparse_bg.wasm ${what}: rebuild the wasm with \`npm run build\``);
+}
+
+/**
+ * Refuses a wasm build speaking another protocol version than this file: the two are built
+ * together, and a stale js/pkg would misread every answer. A build older than the version
+ * check has no `rp_abi_version` and counts as version 0.
+ */
+function checkAbiVersion(found) {
+  if (found !== ABI_VERSION) {
+    throw mismatch(`speaks wire protocol version ${found}, index.cjs speaks version ${ABI_VERSION}`);
+  }
+}
+checkAbiVersion(typeof wasm.rp_abi_version === 'function' ? wasm.rp_abi_version() : 0);
+
+// The protocol's numbers, from the wasm that defines them (read once: they are constants).
+const layout = JSON.parse(wasm.rp_layout());
+
+/** `layout[path[0]][path[1]]…`; a missing entry is a load error, not a silent `undefined`. */
+function fromLayout(...path) {
+  let v = layout;
+  for (const key of path) v = v !== null && typeof v === 'object' ? v[key] : undefined;
+  if (v === undefined) throw mismatch(`has no ${path.join('.')} in its layout`);
+  return v;
+}
+
 /** Longest input accepted, in UTF-16 code units (wasm memory never shrinks: this bounds it). */
-const MAX_INPUT_LENGTH = 1 << 20;
+const MAX_INPUT_LENGTH = fromLayout('maxInputLength');
 
 /** Below this length a pure-JS scan beats the fixed cost of a wasm call (see queryPairs). */
 const SHORT_QUERY = 32;
 
-const MASK = 0x3fffffff;
-const H_SPANS = 0;
-const H_SPANS_LEN = 1;
-const H_TEXT = 2;
-const H_TEXT_LEN = 3;
-const H_UTF16 = 4;
-const H_UTF16_LEN = 5;
-const H_ERR_OFFSET = 6;
-const H_ERR_INDEX = 7;
+// A span's top bits are its tag; below them, its offset. The input's tag is 0, so a span is
+// the input's exactly when its start is at most MASK (asserted in src/faces/js.rs).
+const TAG_SHIFT = fromLayout('tagShift');
+const MASK = 2 ** TAG_SHIFT - 1;
+const TAG_INPUT = fromLayout('tags', 'input');
+const TAG_TEXT = fromLayout('tags', 'text');
+const TAG_UTF16 = fromLayout('tags', 'utf16');
+// Slots of the header, in u32 words.
+const H_SPANS = fromLayout('header', 'spans');
+const H_SPANS_LEN = fromLayout('header', 'spansLen');
+const H_TEXT = fromLayout('header', 'text');
+const H_TEXT_LEN = fromLayout('header', 'textLen');
+const H_UTF16 = fromLayout('header', 'utf16');
+const H_UTF16_LEN = fromLayout('header', 'utf16Len');
+const H_ERR_OFFSET = fromLayout('header', 'errOffset');
+const H_ERR_INDEX = fromLayout('header', 'errIndex');
 
 /**
  * Thrown for input reqparse rejects. `offset` is the byte offset in the input's UTF-8 encoding
@@ -109,12 +148,12 @@ function answer() {
 function str(s, base, i) {
   const start = u32[base + 2 * i];
   const end = u32[base + 2 * i + 1] & MASK;
-  switch (start >>> 30) {
-    case 0:
+  switch (start >>> TAG_SHIFT) {
+    case TAG_INPUT:
       return s.slice(start, end);
-    case 2:
+    case TAG_TEXT:
       return text.slice(start & MASK, end);
-    case 1:
+    case TAG_UTF16:
       return utf16.slice(start & MASK, end);
     default:
       return null;
@@ -144,8 +183,12 @@ function expectOptions(options, what) {
 }
 const EMPTY = Object.freeze({});
 
-const QUERY_PROFILES = { whatwg: 0, dotnet: 1, strict: 2 };
-const DISPOSITION_PROFILES = { strict: 0, browser: 1, dotnet: 2 };
+/** `{name: wire number}`: a profile's number is its index in the list the wasm gives. */
+const profileTable = (names) => Object.fromEntries(names.map((name, i) => [name, i]));
+const QUERY_PROFILES = profileTable(fromLayout('queryProfiles'));
+/** The core lists each module's default profile first. */
+const DEFAULT_PROFILE = 0;
+const DISPOSITION_PROFILES = profileTable(fromLayout('dispositionProfiles'));
 
 function profileOf(table, profile, fallback, what) {
   if (profile === undefined) return fallback;
@@ -174,7 +217,7 @@ function flag(value, name) {
 function queryPairs(query, options) {
   expectString(query, 'queryPairs: query');
   const o = expectOptions(options, 'queryPairs');
-  const profile = profileOf(QUERY_PROFILES, o.profile, 0, 'queryPairs');
+  const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
   const raw = flag(o.raw, 'raw');
   if (query.length < SHORT_QUERY) {
     const pairs = shortPairs(query, raw);
@@ -347,7 +390,7 @@ class QueryMap {
 function parseQuery(query, options) {
   expectString(query, 'parseQuery: query');
   const o = expectOptions(options, 'parseQuery');
-  const profile = profileOf(QUERY_PROFILES, o.profile, 0, 'parseQuery');
+  const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'parseQuery');
   const ignoreCase = flag(o.ignoreCase, 'ignoreCase');
   const written = write(query);
   const n = wasm.rp_query_map(written, profile, ignoreCase, written === query.length);
@@ -421,7 +464,7 @@ function splitAbsolute(uri) {
 function parseContentDisposition(header, options) {
   expectString(header, 'parseContentDisposition: header');
   const o = expectOptions(options, 'parseContentDisposition');
-  const profile = profileOf(DISPOSITION_PROFILES, o.profile, 0, 'parseContentDisposition');
+  const profile = profileOf(DISPOSITION_PROFILES, o.profile, DEFAULT_PROFILE, 'parseContentDisposition');
   const decode2047 = flag(o.decode2047, 'decode2047');
   const written = write(header);
   const n = wasm.rp_disposition(written, profile, decode2047, written === header.length);

@@ -25,12 +25,10 @@ pub mod engine;
 #[cfg(all(feature = "component", feature = "js", target_arch = "wasm32"))]
 compile_error!("the `component` and `js` features are exclusive on wasm32: build them separately");
 
-// Export names contain `:`, which native linkers reject.
-#[cfg(all(feature = "component", target_arch = "wasm32"))]
-mod component;
-
-#[cfg(all(feature = "js", target_arch = "wasm32"))]
-mod js;
+// The component (`component`) and npm (`js`) exports. wasm32 only: export names contain `:`,
+// which native linkers reject.
+#[cfg(all(any(feature = "component", feature = "js"), target_arch = "wasm32"))]
+mod faces;
 
 /// A profile name that is not one of the module's profiles (`"whatwg"`, `"dotnet"`,
 /// `"strict"` for [`query::Profile`]; `"strict"`, `"browser"`, `"dotnet"` for

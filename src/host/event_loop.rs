@@ -763,7 +763,7 @@ fn answer(
                 Ok(()) => true,
                 Err(e) => {
                     body.clear();
-                    http1::error_body(body, &format!("500 engine error: {e}"));
+                    http1::error_body(body, &format!("500 engine error: {e:#}"));
                     false
                 }
             }

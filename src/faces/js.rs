@@ -16,12 +16,19 @@
 //!   writes spans in this shape (its "decoded" bit is our `10`), so the common all-ASCII query
 //!   passes through untouched.
 //! - The header and buffers are global: JS reads a result fully before the next call.
+//! - Profiles travel as their index in the core's `Profile::ALL`.
+//!
+//! This file is the protocol's one definition. `index.cjs` reads the layout (header slots, tag
+//! bits, profile names in wire order, the input cap) from [`rp_layout`] at load, and refuses to
+//! run unless [`rp_abi_version`] is the [`ABI_VERSION`] it was written for: a stale `js/pkg`
+//! fails loudly instead of misreading every answer.
 //!
 //! A panic here would trap and leave the instance unusable, so nothing below indexes, unwraps or
 //! borrows without a fallback.
 #![forbid(unsafe_code)]
 
 use alloc::borrow::Cow;
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
@@ -31,14 +38,26 @@ use wasm_bindgen::prelude::*;
 
 use crate::{disposition, query, uri};
 
-/// Largest input, in bytes of UTF-8, JS may hand over: JS caps strings at 1 MiB of UTF-16 code
-/// units, which is at most 3 MiB of UTF-8. Wasm memory never shrinks, so this bounds it.
-const MAX_INPUT_BYTES: usize = 3 << 20;
+/// The version of the protocol between these exports and `index.cjs`. Bump it with every change
+/// `index.cjs` cannot follow by reading [`rp_layout`]: an export's arguments or answer, what a
+/// slot or tag means (the numbers themselves are read from the layout).
+const ABI_VERSION: u32 = 1;
 
-const TAG_MASK: u32 = 0b11 << 30;
-const TAG_INPUT: u32 = 0;
-const TAG_UTF16: u32 = 0b01 << 30;
-const TAG_TEXT: u32 = 0b10 << 30;
+/// Longest input JS may hand over, in UTF-16 code units (`MAX_INPUT_LENGTH` in JS).
+const MAX_INPUT_UNITS: usize = 1 << 20;
+
+/// The same cap in bytes of UTF-8: one code unit is at most 3 bytes (a surrogate pair, 2
+/// units, is 4). Wasm memory never shrinks, so this bounds it.
+const MAX_INPUT_BYTES: usize = 3 * MAX_INPUT_UNITS;
+
+/// A span's two top bits say where its string lives (see the module docs).
+const TAG_SHIFT: u32 = 30;
+const TAG_MASK: u32 = 0b11 << TAG_SHIFT;
+const TAG_INPUT: u32 = 0b00 << TAG_SHIFT;
+const TAG_UTF16: u32 = 0b01 << TAG_SHIFT;
+const TAG_TEXT: u32 = 0b10 << TAG_SHIFT;
+const TAG_NULL: u32 = 0b11 << TAG_SHIFT;
+/// Both ends of a `null`'s span.
 const NULL: u32 = u32::MAX;
 
 /// Header slots JS reads after every call (see the module docs).
@@ -51,8 +70,48 @@ const H_UTF16_LEN: usize = 5;
 const H_ERR_OFFSET: usize = 6;
 const H_ERR_INDEX: usize = 7;
 
+/// Every slot by the name [`rp_layout`] gives it; slot `i` is entry `i`.
+const SLOTS: [(&str, usize); 8] = [
+    ("spans", H_SPANS),
+    ("spansLen", H_SPANS_LEN),
+    ("text", H_TEXT),
+    ("textLen", H_TEXT_LEN),
+    ("utf16", H_UTF16),
+    ("utf16Len", H_UTF16_LEN),
+    ("errOffset", H_ERR_OFFSET),
+    ("errIndex", H_ERR_INDEX),
+];
+
+/// Every tag by the name [`rp_layout`] gives it.
+const TAGS: [(&str, u32); 4] = [
+    ("input", TAG_INPUT),
+    ("utf16", TAG_UTF16),
+    ("text", TAG_TEXT),
+    ("null", TAG_NULL),
+];
+
 // A static, so its address never moves and JS can keep one view on it.
-static HEADER: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
+static HEADER: [AtomicU32; SLOTS.len()] = [const { AtomicU32::new(0) }; SLOTS.len()];
+
+// The protocol's invariants, checked when this file compiles.
+const _: () = {
+    // Slots are 0..SLOTS.len(), each named once: the header has no gap and no overlap.
+    let mut i = 0;
+    while i < SLOTS.len() {
+        assert!(SLOTS[i].1 == i);
+        i += 1;
+    }
+    // The core's decode_spans marks decoded spans with the text tag and leaves input spans
+    // untagged, so its output is already in the protocol.
+    assert!(TAG_TEXT == query::SPAN_DECODED);
+    assert!(TAG_INPUT == 0);
+    // index.cjs's fast path: a span is the input's exactly when its start is at most the mask.
+    assert!(!TAG_MASK == (1 << TAG_SHIFT) - 1);
+    assert!(NULL & TAG_MASK == TAG_NULL);
+    // Every offset fits under the tag bits, into the input or into a buffer (which holds at
+    // most the input's bytes plus one error message).
+    assert!(2 * MAX_INPUT_BYTES <= !TAG_MASK as usize);
+};
 
 /// Returned by the parsing exports when the input was rejected: the message is string 0 and
 /// the offsets are in the header.
@@ -88,7 +147,47 @@ pub fn rp_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// Address of the result header (8 `u32`).
+/// The protocol version `index.cjs` checks at load (see [`ABI_VERSION`]).
+#[wasm_bindgen]
+pub fn rp_abi_version() -> u32 {
+    ABI_VERSION
+}
+
+/// The protocol's numbers as JSON, read once by `index.cjs` at load:
+/// `{"header": {slot: index}, "tagShift", "tags": {tag: value}, "maxInputLength",
+/// "queryProfiles": [names in wire order], "dispositionProfiles": [...]}`.
+#[wasm_bindgen]
+pub fn rp_layout() -> String {
+    let header = SLOTS.map(|(name, slot)| (name, slot as u32));
+    let tags = TAGS.map(|(name, tag)| (name, tag >> TAG_SHIFT));
+    let query = query::Profile::ALL.map(query::Profile::as_str);
+    let disposition = disposition::Profile::ALL.map(disposition::Profile::as_str);
+    // Every name is a plain ASCII identifier: nothing to escape.
+    format!(
+        r#"{{"header":{{{}}},"tagShift":{TAG_SHIFT},"tags":{{{}}},"maxInputLength":{MAX_INPUT_UNITS},"queryProfiles":[{}],"dispositionProfiles":[{}]}}"#,
+        json_fields(&header),
+        json_fields(&tags),
+        json_names(&query),
+        json_names(&disposition),
+    )
+}
+
+/// `"name":value,…` for [`rp_layout`].
+fn json_fields(fields: &[(&str, u32)]) -> String {
+    let fields: Vec<String> = fields
+        .iter()
+        .map(|(name, value)| format!(r#""{name}":{value}"#))
+        .collect();
+    fields.join(",")
+}
+
+/// `"name",…` for [`rp_layout`].
+fn json_names(names: &[&str]) -> String {
+    let names: Vec<String> = names.iter().map(|name| format!(r#""{name}""#)).collect();
+    names.join(",")
+}
+
+/// Address of the result header (`SLOTS.len()` `u32`).
 #[wasm_bindgen]
 pub fn rp_header() -> u32 {
     HEADER.as_ptr() as usize as u32
@@ -297,20 +396,17 @@ fn publish(text: &[u8], utf16: &[u16], spans: &[u32]) {
     HEADER[H_UTF16_LEN].store(utf16.len() as u32, Relaxed);
 }
 
+/// A query profile from its wire number, its index in `Profile::ALL` (JS only sends those); any
+/// other number is the default.
 fn query_profile(p: u32) -> query::Profile {
-    match p {
-        1 => query::Profile::DotNet,
-        2 => query::Profile::Strict,
-        _ => query::Profile::Whatwg,
-    }
+    let all = query::Profile::ALL;
+    all.get(p as usize).copied().unwrap_or_default()
 }
 
+/// [`query_profile`] for Content-Disposition profiles.
 fn disposition_profile(p: u32) -> disposition::Profile {
-    match p {
-        1 => disposition::Profile::Browser,
-        2 => disposition::Profile::DotNet,
-        _ => disposition::Profile::Strict,
-    }
+    let all = disposition::Profile::ALL;
+    all.get(p as usize).copied().unwrap_or_default()
 }
 
 /// `queryPairs`: name and value of each pair of the `len`-byte input; returns the pair count

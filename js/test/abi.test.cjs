@@ -1,0 +1,84 @@
+'use strict';
+// index.cjs takes the wire protocol's numbers from the wasm (src/faces/js.rs defines them) and
+// refuses a wasm that speaks another protocol version. The mismatch is simulated by loading a
+// fresh index.cjs over a copy of the real wasm module whose version export lies.
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const indexPath = require.resolve('../index.cjs');
+const pkgPath = require.resolve('../pkg/reqparse.js');
+
+/** Loads a fresh index.cjs over the real wasm module with `patch` applied to its exports. */
+function loadWith(patch) {
+  const real = require(pkgPath);
+  const savedPkg = require.cache[pkgPath];
+  const savedIndex = require.cache[indexPath];
+  delete require.cache[indexPath];
+  require.cache[pkgPath] = { ...savedPkg, loaded: true, exports: patch({ ...real }) };
+  try {
+    return require(indexPath);
+  } finally {
+    require.cache[pkgPath] = savedPkg;
+    if (savedIndex === undefined) delete require.cache[indexPath];
+    else require.cache[indexPath] = savedIndex;
+  }
+}
+
+test('the real wasm speaks the protocol index.cjs expects', () => {
+  const api = loadWith((exports) => exports);
+  assert.deepEqual(api.queryPairs('a=%41&b', { profile: 'strict' }), [['a', 'A'], ['b', '']]);
+  assert.equal(api.MAX_INPUT_LENGTH, 1 << 20);
+});
+
+test('a wasm of another protocol version is refused at load, with how to fix it', () => {
+  for (const version of [0, 2, 999]) {
+    assert.throws(
+      () => loadWith((exports) => ({ ...exports, rp_abi_version: () => version })),
+      {
+        name: 'Error',
+        message: new RegExp(
+          `^reqparse: js/pkg/reqparse_bg\\.wasm speaks wire protocol version ${version}, ` +
+            'index\\.cjs speaks version 1: rebuild the wasm with `npm run build`$',
+        ),
+      },
+    );
+  }
+});
+
+test('a wasm from before the version check (no rp_abi_version) is refused', () => {
+  assert.throws(
+    () =>
+      loadWith((exports) => {
+        delete exports.rp_abi_version;
+        return exports;
+      }),
+    /speaks wire protocol version 0, index\.cjs speaks version 1/,
+  );
+});
+
+test('a layout missing a number index.cjs reads is refused at load, naming it', () => {
+  const withoutErrIndex = (exports) => {
+    const layout = JSON.parse(exports.rp_layout());
+    delete layout.header.errIndex;
+    return { ...exports, rp_layout: () => JSON.stringify(layout) };
+  };
+  assert.throws(() => loadWith(withoutErrIndex), {
+    message:
+      'reqparse: js/pkg/reqparse_bg.wasm has no header.errIndex in its layout: ' +
+      'rebuild the wasm with `npm run build`',
+  });
+});
+
+test('profile names and their wire numbers come from the core, in its order', () => {
+  const layout = JSON.parse(require(pkgPath).rp_layout());
+  assert.deepEqual(layout.queryProfiles, ['whatwg', 'dotnet', 'strict']);
+  assert.deepEqual(layout.dispositionProfiles, ['strict', 'browser', 'dotnet']);
+  // An unknown name is refused with the core's names, in the same order.
+  const api = require('../index.cjs');
+  assert.throws(() => api.queryPairs('a', { profile: 'WHATWG' }), {
+    message: "queryPairs: profile must be one of 'whatwg', 'dotnet', 'strict'",
+  });
+  assert.throws(() => api.parseContentDisposition('inline', { profile: 'rfc' }), {
+    message: "parseContentDisposition: profile must be one of 'strict', 'browser', 'dotnet'",
+  });
+});
