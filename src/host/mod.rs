@@ -465,6 +465,20 @@ pub fn serve(config: Config) -> io::Result<()> {
     server.run()
 }
 
+/// Runs one nonblocking call (read, write, accept, poll), retrying it when a signal interrupted
+/// it. `Ok(None)` means it would block: wait for the next readiness event. This is the one place
+/// those two error kinds are handled; every other error is the caller's to judge.
+fn nonblocking<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<Option<T>> {
+    loop {
+        match op() {
+            Ok(v) => return Ok(Some(v)),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// The inspector's view of an accepted head: the shim only speaks plain HTTP.
 fn request_head<'a>(head: &http1::Head<'a>) -> crate::inspect::RequestHead<'a> {
     crate::inspect::RequestHead {
@@ -473,5 +487,36 @@ fn request_head<'a>(head: &http1::Head<'a>) -> crate::inspect::RequestHead<'a> {
         host: head.host,
         target: head.target,
         content_disposition: head.content_disposition,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonblocking_retries_interrupts_and_maps_would_block() {
+        // (results the call returns in turn) → what nonblocking makes of them.
+        use io::ErrorKind::{Interrupted, Other, WouldBlock};
+        type Case = (
+            &'static [Result<u8, io::ErrorKind>],
+            Result<Option<u8>, io::ErrorKind>,
+        );
+        let cases: &[Case] = &[
+            (&[Ok(3)], Ok(Some(3))),
+            (&[Err(Interrupted), Err(Interrupted), Ok(0)], Ok(Some(0))),
+            (&[Err(Interrupted), Err(WouldBlock)], Ok(None)),
+            (&[Err(Other)], Err(Other)),
+        ];
+        for &(results, expect) in cases {
+            let mut calls = results.iter();
+            let got = nonblocking(|| match calls.next() {
+                Some(&Ok(v)) => Ok(v),
+                Some(&Err(kind)) => Err(io::Error::from(kind)),
+                None => panic!("called after a final result"),
+            });
+            assert_eq!(got.map_err(|e| e.kind()), expect, "{results:?}");
+            assert!(calls.next().is_none(), "{results:?}: every result consumed");
+        }
     }
 }
