@@ -1,8 +1,10 @@
 //! What `reqparse serve` answers for one request: the request head in, one JSON object out.
 //!
-//! It lives in the core (no_std + alloc) so that the native server and the WebAssembly
-//! component produce the answer with the very same code: `--engine wasm` is one call into the
-//! guest, which runs this function there.
+//! It is no_std + alloc like the core, so that the native server and the WebAssembly component
+//! produce the answer with the very same code: `--engine wasm` is one call into the guest, which
+//! runs this function there. It is not part of the core, though: it sits behind the `inspect`
+//! feature, which `host`, `component` and `engine-wasm` turn on, so a bare core build carries no
+//! JSON.
 //!
 //! The answer has this shape (keys always present, in this order):
 //!
@@ -82,13 +84,13 @@ pub struct RequestHead<'a> {
 /// ```
 pub fn inspect(head: &RequestHead<'_>, out: &mut String) {
     out.push_str("{\"method\":");
-    json_str(out, head.method);
+    json_string(out, head.method);
 
     let (scheme, host, path, query_str) = split_target(head);
     out.push_str(",\"url\":");
     match uri::build_absolute(scheme, host, "", path, query_str, "") {
         Ok(url) => {
-            json_str(out, &url);
+            json_string(out, &url);
             out.push_str(",\"url_error\":null");
         }
         Err(e) => {
@@ -97,7 +99,7 @@ pub fn inspect(head: &RequestHead<'_>, out: &mut String) {
         }
     }
     out.push_str(",\"path\":");
-    json_str(out, path);
+    json_string(out, path);
 
     out.push_str(",\"query\":[");
     let mut scratch = String::new();
@@ -110,11 +112,11 @@ pub fn inspect(head: &RequestHead<'_>, out: &mut String) {
         scratch.clear();
         // Whatwg decoding never fails: bad bytes become U+FFFD.
         let _ = pair.decode_name_into(query::Profile::Whatwg, &mut scratch);
-        json_str(out, &scratch);
+        json_string(out, &scratch);
         out.push(',');
         scratch.clear();
         let _ = pair.decode_value_into(query::Profile::Whatwg, &mut scratch);
-        json_str(out, &scratch);
+        json_string(out, &scratch);
         out.push(']');
         if strict_error.is_none() {
             scratch.clear();
@@ -174,7 +176,7 @@ fn disposition_json(out: &mut String, value: &[u8]) {
     json_str_lower(out, parsed.disposition_type());
     out.push_str(",\"filename\":");
     match parsed.filename() {
-        Some(name) => json_str(out, &name),
+        Some(name) => json_string(out, &name),
         None => out.push_str("null"),
     }
     out.push_str(",\"parameters\":[");
@@ -185,7 +187,7 @@ fn disposition_json(out: &mut String, value: &[u8]) {
         out.push('[');
         json_str_lower(out, param.name());
         out.push(',');
-        json_str(out, &param.value());
+        json_string(out, &param.value());
         out.push(']');
     }
     out.push_str("]}");
@@ -197,7 +199,21 @@ fn json_error(out: &mut String, offset: usize, message: &dyn fmt::Display) {
     out.push_str("\"}");
 }
 
-fn json_str(out: &mut String, s: &str) {
+/// Appends `s` to `out` as a JSON string literal (RFC 8259 §7), quotes included.
+///
+/// `"` and `\` get a backslash; newline, carriage return and tab their short forms (`\n`, `\r`,
+/// `\t`); every other control character, U+0000 to U+001F and also DEL (U+007F), becomes
+/// `\u00xx`; everything else is copied as it is. JSON does not require escaping DEL, but it is a
+/// control character like the others, and an answer that may end up on a terminal or in a log
+/// should not carry one raw. This is the one JSON escaper of the crate: the host's error bodies
+/// use it too.
+///
+/// ```
+/// let mut out = String::new();
+/// reqparse::inspect::json_string(&mut out, "a\"\\\n\u{1}\u{7f}é");
+/// assert_eq!(out, r#""a\"\\\n\u0001\u007fé""#);
+/// ```
+pub fn json_string(out: &mut String, s: &str) {
     out.push('"');
     let _ = JsonEscaped(out).write_str(s);
     out.push('"');
@@ -260,8 +276,35 @@ mod tests {
     #[test]
     fn json_escapes_controls_quotes_and_backslashes() {
         let mut out = String::new();
-        json_str(&mut out, "a\"b\\c\n\u{1}\u{7f}é");
+        json_string(&mut out, "a\"b\\c\n\u{1}\u{7f}é");
         assert_eq!(out, r#""a\"b\\c\n\u0001\u007fé""#);
+    }
+
+    #[test]
+    fn json_escape_of_every_ascii_character() {
+        // Every ASCII character alone: controls and DEL as \u00xx (short forms for \n \r \t),
+        // `"` and `\` with a backslash, the rest as they are; a few characters past ASCII too.
+        for c in (0u8..=0x7f)
+            .map(char::from)
+            .chain(['\u{80}', 'é', '\u{2028}'])
+        {
+            let expect = match c {
+                '"' => "\\\"".to_string(),
+                '\\' => "\\\\".to_string(),
+                '\n' => "\\n".to_string(),
+                '\r' => "\\r".to_string(),
+                '\t' => "\\t".to_string(),
+                '\0'..='\u{1f}' | '\u{7f}' => format!("\\u{:04x}", c as u32),
+                c => c.to_string(),
+            };
+            let mut out = String::new();
+            json_string(&mut out, &c.to_string());
+            assert_eq!(out, format!("\"{expect}\""), "U+{:04X}", c as u32);
+        }
+        // Runs between escapes are copied whole, and Display input is escaped alike.
+        let mut out = String::new();
+        json_error(&mut out, 7, &"x\u{7f}y\"z");
+        assert_eq!(out, r#"{"offset":7,"message":"x\u007fy\"z"}"#);
     }
 
     #[test]

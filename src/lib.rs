@@ -14,6 +14,7 @@ pub mod uri;
 mod bytes;
 
 // Not core: shared by the host shim and the component guest, so both answer alike.
+#[cfg(feature = "inspect")]
 pub mod inspect;
 
 #[cfg(feature = "host")]

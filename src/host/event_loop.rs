@@ -3,20 +3,36 @@
 //!
 //! A connection's mio token is `generation << 32 | slab key`, so an event or timer entry for a
 //! closed connection never reaches the connection that reuses its slot.
+//!
+//! Each kind of event has its handler, as in mio's examples:
+//! - the listener is readable: `Loop::accept` (bounded per wakeup, backs off on `EMFILE`);
+//! - a socket is ready, or has work left in `pending`: `Loop::drive` flushes the output, then
+//!   either discards input (`Loop::linger`), or reads and answers (`Loop::read_and_serve`:
+//!   `read` → `serve` → `keep_tail` → `finish_turn`), or only re-arms its deadline;
+//! - a wheel slot is due: `Loop::on_timer` per entry, which `Loop::expire`s the connection
+//!   (408 for a started head, else close) or re-arms it.
+//!
+//! A connection's life is a `Phase`: `Serving` until it must end, then `Closing` until its
+//! output is flushed, then `Lingering` (write side shut, input discarded) until EOF or the linger
+//! deadline. Error statuses (the parser's 4xx/501 and the header timeout's 408) are written by
+//! one function, `refuse`, and take that same way out. Every end, graceful or not, and the
+//! loop's own shutdown, goes through `release`, which gives the segments back.
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use mio::net::{TcpListener, TcpStream};
-use mio::{Events, Interest, Poll, Token, Waker};
+use mio::{Events, Interest, Poll, Registry, Token, Waker};
 use slab::Slab;
 
-use super::http1::{self, Head, HeadError};
-use super::pipe::Pipe;
+use super::http1::{self, Head, HeadError, Persistence, Version};
+use super::nonblocking;
+use super::pipe::{Exhausted, Pipe};
 use super::pool::Pool;
-use super::timer::Wheel;
+use super::timer::{Entry, Wheel};
 use super::{Config, Engine, Limits, LoopStats, Shared};
 
 const LISTENER: Token = Token(usize::MAX);
@@ -53,30 +69,73 @@ impl Seed {
     }
 }
 
-// Connection flags.
-/// At least one response was sent: idle time is keep-alive time, not header time.
-const SERVED: u16 = 1;
-/// No more requests are read; close once the output is flushed.
-const CLOSING: u16 = 1 << 1;
-/// Output above the pause threshold: stop reading until it drains.
-const PAUSED: u16 = 1 << 2;
-/// Queued in `pending` (has work left without a new readiness event).
-const PENDING: u16 = 1 << 3;
-/// Queued in `starved` (could not read for lack of segments).
-const STARVED: u16 = 1 << 4;
-/// Output flushed and write side shut: reading and discarding until EOF or the linger deadline.
-const LINGER: u16 = 1 << 5;
-/// Which deadline is running (two bits).
-const KIND_MASK: u16 = 3 << 6;
-const KIND_HEAD: u16 = 0;
-const KIND_IDLE: u16 = 1 << 6;
-const KIND_BODY: u16 = 2 << 6;
-const KIND_WRITE: u16 = 3 << 6;
+/// Where a connection is in its life; it only ever moves down this list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Reading requests and answering them.
+    Serving,
+    /// No more requests are read; once the output is flushed the connection lingers.
+    Closing,
+    /// Output flushed and write side shut: input is read and discarded until EOF or the linger
+    /// deadline, so unread request bytes do not turn the close into a reset that destroys the
+    /// response.
+    Lingering,
+}
+
+/// Which limit `Conn::deadline` enforces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Timeout {
+    /// `header_timeout`, from the connection's start or a head's first byte.
+    Head,
+    /// `keep_alive_timeout` between requests.
+    Idle,
+    /// The minimum body data rate (grace, then stretched by each body byte).
+    Body,
+    /// `write_timeout`: the peer must take some output by then.
+    Write,
+    /// `close_linger`: the most a lingering connection is kept.
+    Linger,
+}
+
+/// One bit of `Marks`.
+#[derive(Clone, Copy, Debug)]
+#[repr(u8)]
+enum Mark {
+    /// At least one response was sent: idle time is keep-alive time, not header time.
+    Served = 1,
+    /// Output above the pause threshold: stop reading until it drains.
+    Paused = 1 << 1,
+    /// Queued in `Loop::pending` (has work left without a new readiness event).
+    Pending = 1 << 2,
+    /// Queued in `Loop::starved` (could not read for lack of segments).
+    Starved = 1 << 3,
+}
+
+/// The connection's [`Mark`]s, one byte: separate `bool`s would cost the record 8 more bytes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks(u8);
+
+impl Marks {
+    fn has(self, mark: Mark) -> bool {
+        self.0 & mark as u8 != 0
+    }
+
+    /// Sets `mark`; true when it was not set before (as `HashSet::insert`).
+    fn insert(&mut self, mark: Mark) -> bool {
+        let new = !self.has(mark);
+        self.0 |= mark as u8;
+        new
+    }
+
+    fn remove(&mut self, mark: Mark) {
+        self.0 &= !(mark as u8);
+    }
+}
 
 /// One connection record: this is all an idle keep-alive connection costs (plus one timer entry).
 #[derive(Debug)]
 struct Conn {
-    /// When the running deadline expires (ms since the loop started).
+    /// When the running deadline expires (ms since the loop started); `u64::MAX` for none.
     deadline: u64,
     /// Body bytes still to discard.
     body_left: u64,
@@ -86,9 +145,135 @@ struct Conn {
     output: Pipe,
     sock: TcpStream,
     generation: u32,
-    /// Wheel tick of this connection's live timer entry; 0 when none is filed.
-    timer_tick: u32,
-    flags: u16,
+    /// Wheel tick of this connection's live timer entry, if one is filed. 32 bits are 16 months
+    /// of 10 ms ticks; later ticks saturate, which only makes their entry come round early.
+    timer_tick: Option<NonZeroU32>,
+    phase: Phase,
+    timeout: Timeout,
+    marks: Marks,
+}
+
+// The idle-connection budget (128 B of heap, tests/host_alloc.rs) rests on this record staying
+// 48 bytes; mio adds a selector id to its sockets in debug builds only.
+const _: () = assert!(
+    core::mem::size_of::<Conn>()
+        <= 48
+            + (core::mem::size_of::<TcpStream>() - core::mem::size_of::<std::net::TcpStream>())
+                .next_multiple_of(8)
+);
+
+impl Conn {
+    /// The limit that applies in the connection's present state.
+    fn running_timeout(&self) -> Timeout {
+        if self.phase == Phase::Lingering {
+            Timeout::Linger
+        } else if !self.output.is_empty() {
+            Timeout::Write
+        } else if self.body_left > 0 {
+            Timeout::Body
+        } else if !self.input.is_empty() || !self.marks.has(Mark::Served) {
+            Timeout::Head
+        } else {
+            Timeout::Idle
+        }
+    }
+
+    /// Closing with everything owed sent: time to linger.
+    fn flushed_closing(&self) -> bool {
+        self.phase == Phase::Closing && self.output.is_empty()
+    }
+
+    /// Reads only while serving and not paused by back-pressure.
+    fn reading(&self) -> bool {
+        self.phase == Phase::Serving && !self.marks.has(Mark::Paused)
+    }
+}
+
+/// What woke a connection up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wake {
+    /// Readable, read-closed or failed, or queued work: read.
+    Readable,
+    /// Writable only: flush, and read only if that lifted a pause.
+    Writable,
+}
+
+/// Whether a turn moved bytes: the write and idle timers restart on progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Progress {
+    Made,
+    Stalled,
+}
+
+/// Whether a turn answered a request: the head and body timers restart for a new one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Request {
+    New,
+    Continuing,
+}
+
+/// How a read turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ReadEnd {
+    /// The socket would block: everything the peer sent so far is in.
+    Drained,
+    /// The peer shut its write side.
+    Eof,
+    /// The read budget ran out with the socket maybe still readable: read again next turn.
+    Full,
+    /// No budget at all: the pool could not keep more than what was already held.
+    Starved,
+}
+
+/// The bytes of a read turn, in the scratch: `..held` came from the input pipe, `held..filled`
+/// from the socket.
+#[derive(Clone, Copy, Debug)]
+struct ReadTurn {
+    held: usize,
+    filled: usize,
+    end: ReadEnd,
+}
+
+/// What `serve` made of a read turn's bytes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Served {
+    /// Bytes parsed or discarded as body; the rest is an incomplete tail.
+    consumed: usize,
+    /// Responses appended to `Loop::out` (any status).
+    answered: usize,
+    /// Body bytes discarded.
+    body_bytes: u64,
+    /// `max_pipelined` requests were answered with more bytes left: serve again next turn.
+    more: bool,
+}
+
+/// Why the loop answers with an error status and stops reading.
+#[derive(Clone, Copy, Debug)]
+enum Refusal {
+    /// The head broke a rule or a limit (400, 413, 414, 431, 501).
+    Head(HeadError),
+    /// A head was started but did not complete within `header_timeout` (408): slowloris.
+    HeadTimeout,
+}
+
+impl Refusal {
+    fn status(self) -> (u16, &'static str) {
+        match self {
+            Refusal::Head(e) => e.status(),
+            Refusal::HeadTimeout => (408, "Request Timeout"),
+        }
+    }
+}
+
+impl core::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Refusal::Head(e) => e.fmt(f),
+            Refusal::HeadTimeout => {
+                f.write_str("408 Request Timeout: request head not received in time")
+            }
+        }
+    }
 }
 
 /// Where a request's JSON answer comes from, per loop.
@@ -107,7 +292,9 @@ struct Loop<'a> {
     pool: Pool,
     wheel: Wheel,
     scratch: Box<[u8]>,
+    /// The responses of one turn, sent together.
     out: Vec<u8>,
+    /// One response body, reused.
     body: String,
     pending: Vec<u64>,
     starved: Vec<u64>,
@@ -130,6 +317,19 @@ fn ms(d: std::time::Duration) -> u64 {
 
 fn token_of(key: usize, generation: u32) -> u64 {
     (u64::from(generation) << 32) | key as u64
+}
+
+/// Accept failures that say the process or system is out of descriptors or memory.
+fn out_of_resources(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
+    )
+}
+
+/// A read-closed or error event is a reason to read too: the read reports it.
+fn wants_read(event: &mio::event::Event) -> bool {
+    event.is_readable() || event.is_read_closed() || event.is_error()
 }
 
 pub(super) fn run(
@@ -185,11 +385,7 @@ impl Loop<'_> {
     fn run(&mut self, events: &mut Events, shared: &Shared) -> io::Result<()> {
         loop {
             let timeout = self.poll_timeout();
-            match self.poll.poll(events, timeout) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
+            nonblocking(|| self.poll.poll(events, timeout))?;
             if shared.stop.load(Ordering::SeqCst) {
                 return Ok(());
             }
@@ -197,11 +393,8 @@ impl Loop<'_> {
                 match event.token() {
                     LISTENER => self.accept(),
                     WAKER => {}
-                    Token(t) => {
-                        let readable =
-                            event.is_readable() || event.is_read_closed() || event.is_error();
-                        self.drive(t as u64, readable);
-                    }
+                    Token(t) if wants_read(event) => self.drive(t as u64, Wake::Readable),
+                    Token(t) => self.drive(t as u64, Wake::Writable),
                 }
             }
             if self.accept_more {
@@ -244,6 +437,7 @@ impl Loop<'_> {
             .store(self.responses, Ordering::Relaxed);
     }
 
+    /// The listener is readable: take what the backlog holds, at most one event budget's worth.
     fn accept(&mut self) {
         self.accept_more = false;
         if self.accept_resume.is_some() {
@@ -251,16 +445,10 @@ impl Loop<'_> {
         }
         // Bounded: a connect flood cannot keep this loop from serving its connections.
         for _ in 0..self.limits.max_events_per_wakeup {
-            match self.listener.accept() {
-                Ok((sock, _)) => self.register(sock),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e)
-                    if matches!(
-                        e.raw_os_error(),
-                        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
-                    ) =>
-                {
+            match nonblocking(|| self.listener.accept()) {
+                Ok(Some((sock, _))) => self.register(sock),
+                Ok(None) => return,
+                Err(e) if out_of_resources(&e) => {
                     // The pending connection stays in the backlog and the listener will not signal
                     // again for it (edge-triggered): retry on a timer instead of spinning.
                     self.accept_resume = Some(self.now() + ms(self.limits.accept_backoff).max(1));
@@ -305,8 +493,10 @@ impl Loop<'_> {
             output: Pipe::new(),
             sock,
             generation,
-            timer_tick: 0,
-            flags: KIND_HEAD,
+            timer_tick: None,
+            phase: Phase::Serving,
+            timeout: Timeout::Head,
+            marks: Marks::default(),
         });
         self.arm(key);
     }
@@ -321,26 +511,26 @@ impl Loop<'_> {
         }
     }
 
+    /// Ends a connection now. Its queue and timer entries go stale (the generation check drops
+    /// them).
     fn close(&mut self, key: usize) {
-        if !self.conns.contains(key) {
-            return;
+        if let Some(conn) = self.conns.try_remove(key) {
+            release(conn, &mut self.pool, self.poll.registry());
         }
-        let mut conn = self.conns.remove(key);
-        conn.input.clear(&mut self.pool);
-        conn.output.clear(&mut self.pool);
-        let _ = self.poll.registry().deregister(&mut conn.sock);
     }
 
+    /// The loop is stopping: every connection ends now.
     fn close_all(&mut self) {
-        for mut conn in self.conns.drain() {
-            conn.input.clear(&mut self.pool);
-            conn.output.clear(&mut self.pool);
-            let _ = self.poll.registry().deregister(&mut conn.sock);
+        for conn in self.conns.drain() {
+            release(conn, &mut self.pool, self.poll.registry());
         }
         self.pending.clear();
         self.starved.clear();
     }
 
+    /// Files the connection's deadline in the wheel, unless its live entry is due at or before
+    /// that tick: that entry re-arms when it comes round, so a deadline that moved later costs
+    /// nothing now.
     fn arm(&mut self, key: usize) {
         let Some(conn) = self.conns.get_mut(key) else {
             return;
@@ -349,9 +539,11 @@ impl Loop<'_> {
             return;
         }
         let tick = self.wheel.tick_at(conn.deadline);
-        let tick32 = u32::try_from(tick).unwrap_or(u32::MAX);
-        if conn.timer_tick == 0 || conn.timer_tick > tick32 {
-            conn.timer_tick = tick32;
+        // `tick_at` is never below 1, so the tick is never zero.
+        let tick32 =
+            NonZeroU32::new(u32::try_from(tick).unwrap_or(u32::MAX)).unwrap_or(NonZeroU32::MAX);
+        if conn.timer_tick.is_none_or(|live| live > tick32) {
+            conn.timer_tick = Some(tick32);
             self.wheel.insert(tick, token_of(key, conn.generation));
         }
     }
@@ -359,31 +551,8 @@ impl Loop<'_> {
     fn run_timers(&mut self) {
         let now = self.now();
         while let Some(mut due) = self.wheel.next_due(now) {
-            let current = self.wheel.current();
-            let current32 = u32::try_from(current).unwrap_or(u32::MAX);
             for token in due.drain(..) {
-                let Some(key) = self.key_of(token) else {
-                    continue;
-                };
-                let conn = &mut self.conns[key];
-                if conn.timer_tick == 0 {
-                    continue;
-                }
-                if conn.timer_tick > current32 {
-                    // Only the entry filed in this slot for a later round is live; others are stale.
-                    if u64::from(conn.timer_tick) % super::timer::SLOTS as u64
-                        == current % super::timer::SLOTS as u64
-                    {
-                        self.wheel.insert(u64::from(conn.timer_tick), token);
-                    }
-                    continue;
-                }
-                conn.timer_tick = 0;
-                if conn.deadline <= now {
-                    self.expire(key);
-                } else {
-                    self.arm(key);
-                }
+                self.on_timer(token, now);
             }
             self.wheel.recycle(due);
         }
@@ -397,47 +566,54 @@ impl Loop<'_> {
         }
     }
 
-    fn expire(&mut self, key: usize) {
+    /// A wheel entry came round: fire it, file it again for a later round, or drop it.
+    fn on_timer(&mut self, token: u64, now: u64) {
+        let Some(key) = self.key_of(token) else {
+            return;
+        };
         let conn = &mut self.conns[key];
-        let flags = conn.flags;
-        let head_started = flags & KIND_MASK == KIND_HEAD && !conn.input.is_empty();
-        if head_started && flags & (CLOSING | LINGER) == 0 {
-            // Slowloris: the head did not complete in time.
-            self.body.clear();
-            http1::error_body(
-                &mut self.body,
-                "408 Request Timeout: request head not received in time",
-            );
-            self.out.clear();
-            http1::write_response(
-                &mut self.out,
-                (408, "Request Timeout"),
-                self.body.as_bytes(),
-                false,
-                true,
-            );
-            let sent = send(conn, &mut self.pool, &self.out);
-            self.out.clear();
-            self.responses += 1;
-            if sent {
-                // Linger like any other error response, so the 408 is not lost to a reset.
-                conn.flags |= CLOSING;
-                conn.input.clear(&mut self.pool);
-                let now = self.now();
-                if self.conns[key].output.is_empty() {
-                    return self.start_linger(key, now);
+        let armed = conn.timer_tick.map(|t| u64::from(t.get()));
+        match self.wheel.classify(armed) {
+            Entry::Stale => {}
+            Entry::Later => self.wheel.insert(armed.unwrap_or_default(), token),
+            Entry::Due => {
+                conn.timer_tick = None;
+                if conn.deadline <= now {
+                    self.expire(key);
+                } else {
+                    self.arm(key);
                 }
-                return self.set_deadline(key, now, true, false);
             }
         }
-        self.close(key);
     }
 
+    /// The running deadline passed: a started head is answered 408 (then the connection lingers
+    /// like after any error response, so the 408 is not lost to a reset); anything else closes.
+    fn expire(&mut self, key: usize) {
+        let conn = &self.conns[key];
+        let head_started =
+            conn.phase == Phase::Serving && conn.timeout == Timeout::Head && !conn.input.is_empty();
+        if !head_started {
+            return self.close(key);
+        }
+        refuse(&mut self.body, &mut self.out, Refusal::HeadTimeout);
+        self.responses += 1;
+        if !self.send_out(key) {
+            return self.close(key);
+        }
+        let conn = &mut self.conns[key];
+        conn.phase = Phase::Closing;
+        conn.input.clear(&mut self.pool);
+        self.settle(key, self.now(), Progress::Made, Request::Continuing);
+    }
+
+    /// Drives the connections that have work left without a readiness event to come, and hands
+    /// the `starved` ones over to them once a segment is free.
     fn run_pending(&mut self) {
         if !self.starved.is_empty() && self.pool.available() > 0 {
             for token in core::mem::take(&mut self.starved) {
                 if let Some(key) = self.key_of(token) {
-                    self.conns[key].flags &= !STARVED;
+                    self.conns[key].marks.remove(Mark::Starved);
                     self.enqueue(key, token);
                 }
             }
@@ -448,8 +624,8 @@ impl Loop<'_> {
         let pending = core::mem::take(&mut self.pending);
         for &token in &pending {
             if let Some(key) = self.key_of(token) {
-                self.conns[key].flags &= !PENDING;
-                self.drive(token, true);
+                self.conns[key].marks.remove(Mark::Pending);
+                self.drive(token, Wake::Readable);
             }
         }
         // Keep the capacity when nothing was queued meanwhile.
@@ -460,229 +636,261 @@ impl Loop<'_> {
     }
 
     fn enqueue(&mut self, key: usize, token: u64) {
-        let conn = &mut self.conns[key];
-        if conn.flags & PENDING == 0 {
-            conn.flags |= PENDING;
+        if self.conns[key].marks.insert(Mark::Pending) {
             self.pending.push(token);
         }
     }
 
-    /// Handles readiness (or leftover work) for one connection.
-    fn drive(&mut self, token: u64, readable: bool) {
+    /// Handles readiness (or leftover work) for one connection: flush first, then whatever its
+    /// phase does with input.
+    fn drive(&mut self, token: u64, wake: Wake) {
         let Some(key) = self.key_of(token) else {
             return;
         };
         let now = self.now();
-        let limits = self.limits;
         let conn = &mut self.conns[key];
-        let mut progress = false;
-        let mut readable = readable;
+        let mut progress = Progress::Stalled;
+        let mut wake = wake;
         if !conn.output.is_empty() {
             match conn.output.write_to(&mut self.pool, &mut conn.sock) {
-                Ok(n) => progress = n > 0,
+                Ok(0) => {}
+                Ok(_) => progress = Progress::Made,
                 Err(_) => return self.close(key),
             }
-            if conn.flags & PAUSED != 0 && !limits.output.paused(true, conn.output.len()) {
-                conn.flags &= !PAUSED;
+            if conn.marks.has(Mark::Paused) && !self.limits.output.paused(true, conn.output.len()) {
+                conn.marks.remove(Mark::Paused);
                 // A readable edge may have come and gone while paused: look now.
-                readable = true;
+                wake = Wake::Readable;
             }
         }
-        if conn.flags & LINGER != 0 {
-            return self.linger(key);
-        }
-        if conn.flags & CLOSING != 0 {
-            if conn.output.is_empty() {
-                return self.start_linger(key, now);
+        match conn.phase {
+            Phase::Lingering => self.linger(key),
+            Phase::Serving if wake == Wake::Readable && conn.reading() => {
+                self.read_and_serve(key, token, now)
             }
-        } else if conn.flags & PAUSED == 0 && readable {
-            return self.read_and_serve(key, token, now);
+            Phase::Serving | Phase::Closing => self.settle(key, now, progress, Request::Continuing),
         }
-        self.set_deadline(key, now, progress, false);
     }
 
+    /// A readable turn: read what the budget allows, answer the complete requests, keep the
+    /// incomplete tail, then send and decide what to wait for.
     fn read_and_serve(&mut self, key: usize, token: u64, now: u64) {
-        let limits = self.limits;
-        let seg = self.pool.segment_size();
+        // Out of `self` for the turn, so the parsed heads can borrow it while `self` is mutated.
         let mut scratch = core::mem::take(&mut self.scratch);
-        let conn = &mut self.conns[key];
-        let held = conn.input.len();
-        let mut filled = conn.input.read(&mut self.pool, &mut scratch);
-        // Read no more than the pool could keep if all of it turned out to be an incomplete
-        // tail (the pipe's own segments are back in the pool by now, so they count).
-        let budget = self.pool.available().saturating_mul(seg).min(scratch.len());
-        let (mut drained, mut eof) = (false, false);
-        while filled < budget {
-            match conn.sock.read(&mut scratch[filled..budget]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    drained = true;
-                    break;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => {
-                    // Reset by peer (or worse): nothing left to answer.
-                    self.scratch = scratch;
-                    return self.close(key);
-                }
+        let turn = self.read(key, &mut scratch).and_then(|read| {
+            let served = self.serve(key, &scratch[..read.filled]);
+            let tail = &scratch[served.consumed..read.filled];
+            self.keep_tail(key, tail).ok().map(|()| (read, served))
+        });
+        self.scratch = scratch;
+        match turn {
+            Some((read, served)) => self.finish_turn(key, token, now, read, served),
+            None => {
+                self.out.clear();
+                self.close(key);
             }
         }
-        // No room to read at all: wait in `starved` until some segment comes back.
-        let starved = budget <= held && !drained && !eof;
-        let mut pos = 0usize;
-        let mut served = 0usize;
-        let mut body_bytes = 0u64;
-        let mut more = false;
+    }
+
+    /// Fills `scratch` with the input pipe's bytes, then the socket's, as far as the pool could
+    /// keep them. `None`: the read failed (reset by peer, or worse), nothing is left to answer.
+    fn read(&mut self, key: usize, scratch: &mut [u8]) -> Option<ReadTurn> {
+        let segment_size = self.pool.segment_size();
+        let conn = &mut self.conns[key];
+        let held = conn.input.read(&mut self.pool, scratch);
+        // Read no more than the pool could keep if all of it turned out to be an incomplete
+        // tail (the pipe's own segments are back in the pool by now, so they count).
+        let budget = self
+            .pool
+            .available()
+            .saturating_mul(segment_size)
+            .min(scratch.len());
+        let mut filled = held;
+        let end = loop {
+            if filled >= budget {
+                break if budget <= held {
+                    ReadEnd::Starved
+                } else {
+                    ReadEnd::Full
+                };
+            }
+            match nonblocking(|| conn.sock.read(&mut scratch[filled..budget])) {
+                Ok(Some(0)) => break ReadEnd::Eof,
+                Ok(Some(n)) => filled += n,
+                Ok(None) => break ReadEnd::Drained,
+                Err(_) => return None,
+            }
+        };
+        Some(ReadTurn { held, filled, end })
+    }
+
+    /// Answers the complete requests at the start of `input` (at most `max_pipelined`) into
+    /// `self.out`, discarding their bodies; stops at the first refusal or closing answer.
+    fn serve(&mut self, key: usize, input: &[u8]) -> Served {
+        let limits = self.limits;
+        let conn = &mut self.conns[key];
+        let mut served = Served::default();
         loop {
             if conn.body_left > 0 {
-                let n = conn.body_left.min((filled - pos) as u64);
-                pos += n as usize;
+                let n = conn.body_left.min((input.len() - served.consumed) as u64);
+                served.consumed += n as usize;
+                served.body_bytes += n;
                 conn.body_left -= n;
-                body_bytes += n;
                 if conn.body_left > 0 {
                     break;
                 }
             }
-            if pos == filled || conn.flags & CLOSING != 0 {
+            if served.consumed == input.len() || conn.phase != Phase::Serving {
                 break;
             }
-            if served == limits.max_pipelined {
-                more = true;
+            if served.answered == limits.max_pipelined {
+                served.more = true;
                 break;
             }
-            match http1::parse(&scratch[pos..filled], limits) {
+            match http1::parse(&input[served.consumed..], limits) {
                 Ok(Some(head)) => {
-                    pos += head.len;
-                    served += 1;
-                    let keep =
-                        head.keep_alive && !(head.expect_continue && head.content_length > 0);
-                    let ok = answer(
+                    served.consumed += head.len;
+                    served.answered += 1;
+                    conn.body_left = head.content_length;
+                    // No `100 Continue` is ever sent, so whether the body follows is the peer's
+                    // guess: closing after the answer keeps the next request's start certain.
+                    let asked =
+                        if head.keep_alive && !(head.expect_continue && head.content_length > 0) {
+                            Persistence::KeepAlive
+                        } else {
+                            Persistence::Close
+                        };
+                    let given = answer(
                         &mut self.inspector,
                         &mut self.body,
                         &mut self.out,
                         &head,
-                        keep,
+                        asked,
                     );
-                    conn.body_left = head.content_length;
-                    if !keep || !ok {
-                        conn.flags |= CLOSING;
+                    if given == Persistence::Close {
+                        conn.phase = Phase::Closing;
                     }
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    served += 1;
-                    refuse(&mut self.body, &mut self.out, e);
-                    conn.flags |= CLOSING;
+                    served.answered += 1;
+                    refuse(&mut self.body, &mut self.out, Refusal::Head(e));
+                    conn.phase = Phase::Closing;
                     break;
                 }
             }
         }
-        self.responses += served as u64;
-        let mut fail = false;
-        if conn.flags & CLOSING == 0 && pos < filled {
-            fail = conn
-                .input
-                .write(&mut self.pool, &scratch[pos..filled])
-                .is_err();
+        self.responses += served.answered as u64;
+        served
+    }
+
+    /// Keeps an incomplete request for the next turn (nothing is kept once closing).
+    fn keep_tail(&mut self, key: usize, tail: &[u8]) -> Result<(), Exhausted> {
+        let conn = &mut self.conns[key];
+        if conn.phase != Phase::Serving {
+            return Ok(());
         }
-        self.scratch = scratch;
-        if fail {
-            self.out.clear();
+        conn.input.write(&mut self.pool, tail)
+    }
+
+    /// After a read turn: send its answers, then decide what the connection waits for.
+    fn finish_turn(&mut self, key: usize, token: u64, now: u64, read: ReadTurn, served: Served) {
+        if served.answered > 0 {
+            self.conns[key].marks.insert(Mark::Served);
+        }
+        if !self.send_out(key) {
             return self.close(key);
         }
-        if served > 0 {
-            conn.flags |= SERVED;
+        let conn = &mut self.conns[key];
+        if self.limits.output.paused(false, conn.output.len()) {
+            conn.marks.insert(Mark::Paused);
         }
-        if !self.out.is_empty() && !send(conn, &mut self.pool, &self.out) {
-            self.out.clear();
-            return self.close(key);
-        }
-        self.out.clear();
-        if limits.output.paused(false, conn.output.len()) {
-            conn.flags |= PAUSED;
-        }
-        if eof && !more {
+        if read.end == ReadEnd::Eof && !served.more {
             // Half-close: the peer will send nothing more; finish what is owed, then close.
             // (With requests still queued, the next turn reads EOF again and gets here later.)
             if conn.output.is_empty() {
                 return self.close(key);
             }
-            conn.flags |= CLOSING;
+            conn.phase = Phase::Closing;
         }
-        if conn.flags & CLOSING != 0 && conn.output.is_empty() {
+        if conn.flushed_closing() {
             return self.start_linger(key, now);
         }
-        if let Some(rate) = limits
-            .min_data_rate
-            .filter(|_| body_bytes > 0 && conn.body_left > 0)
-        {
-            if conn.flags & KIND_MASK == KIND_BODY {
-                let extra =
-                    body_bytes.saturating_mul(1000) / u64::from(rate.bytes_per_second.max(1));
-                conn.deadline = conn.deadline.saturating_add(extra);
-            }
+        self.stretch_body_deadline(key, served.body_bytes);
+        self.queue_more(key, token, read.end, served.more);
+        let (progress, request) = match (served.answered, read.filled > read.held) {
+            (0, false) => (Progress::Stalled, Request::Continuing),
+            (0, true) => (Progress::Made, Request::Continuing),
+            _ => (Progress::Made, Request::New),
+        };
+        self.set_deadline(key, now, progress, request);
+    }
+
+    /// Sends the turn's responses (`self.out`) and empties it. False: the connection must close
+    /// (write error, or no segment for what the kernel did not take).
+    fn send_out(&mut self, key: usize) -> bool {
+        let sent = self.out.is_empty() || send(&mut self.conns[key], &mut self.pool, &self.out);
+        self.out.clear();
+        sent
+    }
+
+    /// With a minimum data rate, each body byte buys `1 / rate` seconds more.
+    fn stretch_body_deadline(&mut self, key: usize, body_bytes: u64) {
+        let conn = &mut self.conns[key];
+        let Some(rate) = self.limits.min_data_rate else {
+            return;
+        };
+        if body_bytes > 0 && conn.body_left > 0 && conn.timeout == Timeout::Body {
+            let extra = body_bytes.saturating_mul(1000) / u64::from(rate.bytes_per_second.max(1));
+            conn.deadline = conn.deadline.saturating_add(extra);
         }
-        if conn.flags & PAUSED == 0
-            && conn.flags & CLOSING == 0
-            && (more || (filled == budget && !drained && !eof && !starved))
-        {
+    }
+
+    /// Queues a connection whose work is not done but will get no readiness event for it:
+    /// requests beyond `max_pipelined`, or a read that stopped at its budget. One that could not
+    /// read at all waits in `starved` until a segment comes back.
+    fn queue_more(&mut self, key: usize, token: u64, end: ReadEnd, more: bool) {
+        let conn = &mut self.conns[key];
+        if conn.reading() && (more || end == ReadEnd::Full) {
             self.enqueue(key, token);
-        } else if starved && conn.flags & STARVED == 0 {
-            conn.flags |= STARVED;
+        } else if end == ReadEnd::Starved && conn.marks.insert(Mark::Starved) {
             self.starved.push(token);
         }
-        self.set_deadline(key, now, served > 0 || filled > held, served > 0);
+    }
+
+    /// Lingers once a closing connection's output is flushed; otherwise files the next deadline.
+    fn settle(&mut self, key: usize, now: u64, progress: Progress, request: Request) {
+        if self.conns[key].flushed_closing() {
+            return self.start_linger(key, now);
+        }
+        self.set_deadline(key, now, progress, request);
     }
 
     /// Picks the running deadline from the connection's state and files its timer.
-    fn set_deadline(&mut self, key: usize, now: u64, progress: bool, new_request: bool) {
+    fn set_deadline(&mut self, key: usize, now: u64, progress: Progress, request: Request) {
         let limits = self.limits;
         let conn = &mut self.conns[key];
-        let old = conn.flags & KIND_MASK;
-        let (kind, deadline) = if !conn.output.is_empty() {
-            (
-                KIND_WRITE,
-                if old != KIND_WRITE || progress {
-                    now + ms(limits.write_timeout)
-                } else {
-                    conn.deadline
-                },
-            )
-        } else if conn.body_left > 0 {
-            let deadline = match (old, limits.min_data_rate) {
-                (KIND_BODY, _) if !new_request => conn.deadline,
-                (_, Some(rate)) => now + ms(rate.grace),
-                (_, None) => u64::MAX,
+        let timeout = conn.running_timeout();
+        let restart = conn.timeout != timeout
+            || match timeout {
+                Timeout::Write | Timeout::Idle => progress == Progress::Made,
+                // The header timer runs from the head's first byte (or the connection's start)
+                // and is not pushed back by more bytes: that is what cuts slowloris off.
+                Timeout::Head | Timeout::Body => request == Request::New,
+                Timeout::Linger => false,
             };
-            (KIND_BODY, deadline)
-        } else if !conn.input.is_empty() || conn.flags & SERVED == 0 {
-            // The header timer runs from the head's first byte (or the connection's start) and
-            // is not pushed back by more bytes: that is what cuts slowloris off.
-            let keep = old == KIND_HEAD && !new_request;
-            (
-                KIND_HEAD,
-                if keep {
-                    conn.deadline
-                } else {
-                    now + ms(limits.header_timeout)
-                },
-            )
-        } else {
-            (
-                KIND_IDLE,
-                if old == KIND_IDLE && !progress {
-                    conn.deadline
-                } else {
-                    now + ms(limits.keep_alive_timeout)
-                },
-            )
-        };
-        conn.flags = (conn.flags & !KIND_MASK) | kind;
-        conn.deadline = deadline;
+        if restart {
+            conn.deadline = match timeout {
+                Timeout::Write => now + ms(limits.write_timeout),
+                Timeout::Body => limits
+                    .min_data_rate
+                    .map_or(u64::MAX, |rate| now + ms(rate.grace)),
+                Timeout::Head => now + ms(limits.header_timeout),
+                Timeout::Idle => now + ms(limits.keep_alive_timeout),
+                Timeout::Linger => now + ms(limits.close_linger),
+            };
+        }
+        conn.timeout = timeout;
         self.arm(key);
     }
 
@@ -694,9 +902,8 @@ impl Loop<'_> {
             return self.close(key);
         }
         conn.input.clear(&mut self.pool);
-        conn.flags |= LINGER;
-        conn.flags &= !KIND_MASK;
-        conn.flags |= KIND_WRITE;
+        conn.phase = Phase::Lingering;
+        conn.timeout = Timeout::Linger;
         conn.deadline = now + ms(self.limits.close_linger);
         self.linger(key);
         if self.conns.contains(key) {
@@ -704,22 +911,29 @@ impl Loop<'_> {
         }
     }
 
+    /// Reads and discards until EOF (which closes); at most one scratch-full per turn, then it
+    /// waits in `pending` so other connections get their turn.
     fn linger(&mut self, key: usize) {
         let conn = &mut self.conns[key];
-        // Bounded: at most one scratch-full per turn, then wait for the next readiness event.
         let mut budget = self.scratch.len();
         while budget > 0 {
-            match conn.sock.read(&mut self.scratch[..budget]) {
-                Ok(0) => return self.close(key),
-                Ok(n) => budget -= n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return self.close(key),
+            match nonblocking(|| conn.sock.read(&mut self.scratch[..budget])) {
+                Ok(Some(0)) | Err(_) => return self.close(key),
+                Ok(Some(n)) => budget -= n,
+                Ok(None) => return,
             }
         }
         let token = token_of(key, conn.generation);
         self.enqueue(key, token);
     }
+}
+
+/// The one way a connection record ends: its segments go back to the pool and its socket leaves
+/// the poll (dropping `conn` then closes it).
+fn release(mut conn: Conn, pool: &mut Pool, registry: &Registry) {
+    conn.input.clear(pool);
+    conn.output.clear(pool);
+    let _ = registry.deregister(&mut conn.sock);
 }
 
 /// Writes straight to the socket; only what the kernel did not take goes into the output pipe.
@@ -731,25 +945,24 @@ fn send(conn: &mut Conn, pool: &mut Pool, data: &[u8]) -> bool {
     }
     let mut rest = data;
     while !rest.is_empty() {
-        match conn.sock.write(rest) {
-            Ok(0) => return false,
-            Ok(n) => rest = &rest[n..],
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return false,
+        match nonblocking(|| conn.sock.write(rest)) {
+            Ok(Some(0)) | Err(_) => return false,
+            Ok(Some(n)) => rest = &rest[n..],
+            Ok(None) => break,
         }
     }
     conn.output.write(pool, rest).is_ok()
 }
 
-/// Appends the response for an accepted head. Returns false when the engine failed (500, close).
+/// Appends the response for an accepted head, keeping the connection open if `asked` says so
+/// and the engine did not fail (500). Returns what the response told the peer.
 fn answer(
     inspector: &mut Inspector,
     body: &mut String,
     out: &mut Vec<u8>,
     head: &Head<'_>,
-    keep_alive: bool,
-) -> bool {
+    asked: Persistence,
+) -> Persistence {
     body.clear();
     let ok = match inspector {
         Inspector::Native => {
@@ -769,29 +982,31 @@ fn answer(
             }
         }
     };
-    let status = if ok {
-        (200, "OK")
+    let (status, given) = if ok {
+        ((200, "OK"), asked)
     } else {
-        (500, "Internal Server Error")
+        ((500, "Internal Server Error"), Persistence::Close)
     };
-    http1::write_response(
-        out,
-        status,
-        body.as_bytes(),
-        keep_alive && ok,
-        head.minor_version >= 1,
-    );
+    http1::write_response(out, status, body.as_bytes(), given, head.version());
     if head.method == "HEAD" {
         // RFC 9110 §9.3.2: same headers, no content.
         out.truncate(out.len() - body.len());
     }
-    ok
+    given
 }
 
-fn refuse(body: &mut String, out: &mut Vec<u8>, e: HeadError) {
+/// Appends the error response for `refusal`; it always says `Connection: close`, and the caller
+/// stops reading (the connection then flushes, lingers and closes).
+fn refuse(body: &mut String, out: &mut Vec<u8>, refusal: Refusal) {
     body.clear();
-    http1::error_body(body, &e.to_string());
-    http1::write_response(out, e.status(), body.as_bytes(), false, true);
+    http1::error_body(body, &refusal.to_string());
+    http1::write_response(
+        out,
+        refusal.status(),
+        body.as_bytes(),
+        Persistence::Close,
+        Version::Http11,
+    );
 }
 
 #[cfg(test)]
@@ -806,5 +1021,45 @@ mod tests {
             core::mem::size_of::<TcpStream>() - core::mem::size_of::<std::net::TcpStream>();
         let size = core::mem::size_of::<Conn>();
         assert!(size <= 48 + debug_extra.next_multiple_of(8), "{size}");
+    }
+
+    #[test]
+    fn marks_are_independent_bits() {
+        let all = [Mark::Served, Mark::Paused, Mark::Pending, Mark::Starved];
+        let mut marks = Marks::default();
+        for (i, &m) in all.iter().enumerate() {
+            assert!(marks.insert(m), "{m:?} newly set");
+            assert!(!marks.insert(m), "{m:?} already set");
+            assert!(all[..=i].iter().all(|&n| marks.has(n)));
+            assert!(all[i + 1..].iter().all(|&n| !marks.has(n)));
+        }
+        marks.remove(Mark::Paused);
+        assert!(!marks.has(Mark::Paused) && marks.has(Mark::Served) && marks.has(Mark::Starved));
+    }
+
+    #[test]
+    fn refusals_answer_their_status_and_close() {
+        // (refusal, status line, JSON body)
+        let cases = [
+            (
+                Refusal::HeadTimeout,
+                "408 Request Timeout",
+                r#"{"error":"408 Request Timeout: request head not received in time"}"#,
+            ),
+            (
+                Refusal::Head(HeadError::HeadersTooLarge),
+                "431 Request Header Fields Too Large",
+                r#"{"error":"431 Request Header Fields Too Large"}"#,
+            ),
+        ];
+        for (refusal, status, json) in cases {
+            let (mut body, mut out) = (String::new(), Vec::new());
+            refuse(&mut body, &mut out, refusal);
+            let expect = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+                json.len()
+            );
+            assert_eq!(String::from_utf8(out).unwrap(), expect);
+        }
     }
 }

@@ -78,6 +78,52 @@ pub struct Head<'b> {
     pub len: usize,
 }
 
+impl Head<'_> {
+    /// The request's HTTP version, which decides how a response spells keep-alive.
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET / HTTP/1.0\r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// assert_eq!(head.version(), http1::Version::Http10);
+    /// ```
+    pub fn version(&self) -> Version {
+        if self.minor_version >= 1 {
+            Version::Http11
+        } else {
+            Version::Http10
+        }
+    }
+}
+
+/// Whether the connection stays open after a response ([`write_response`] says so in
+/// `Connection` when the version needs it).
+///
+/// ```
+/// use reqparse::host::http1::Persistence;
+/// assert_ne!(Persistence::KeepAlive, Persistence::Close);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persistence {
+    /// The connection stays open for the next request.
+    KeepAlive,
+    /// The connection closes after this response (`Connection: close`).
+    Close,
+}
+
+/// The HTTP version of the request a response answers.
+///
+/// ```
+/// use reqparse::host::http1::Version;
+/// assert_ne!(Version::Http10, Version::Http11);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// HTTP/1.0: connections close unless `Connection: keep-alive` is said (RFC 9112 §9.3).
+    Http10,
+    /// HTTP/1.1: connections persist unless `Connection: close` is said.
+    Http11,
+}
+
 /// Parses one request head from the start of `buf`.
 ///
 /// `Ok(None)` means incomplete and still within the limits: read more.
@@ -212,19 +258,22 @@ fn parse_length(v: &[u8]) -> Option<u64> {
     Some(n)
 }
 
-/// Appends a complete response with a JSON body. `keep_alive == false` adds `Connection: close`.
+/// Appends a complete response with a JSON body. `Connection` is written only when the default
+/// of the request's version is not what happens: `close` for [`Persistence::Close`],
+/// `keep-alive` for an HTTP/1.0 connection that stays open.
 ///
 /// ```
+/// use reqparse::host::http1::{write_response, Persistence, Version};
 /// let mut out = Vec::new();
-/// reqparse::host::http1::write_response(&mut out, (200, "OK"), b"{}", true, true);
+/// write_response(&mut out, (200, "OK"), b"{}", Persistence::KeepAlive, Version::Http11);
 /// assert_eq!(out, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
 /// ```
 pub fn write_response(
     out: &mut Vec<u8>,
     status: (u16, &str),
     body: &[u8],
-    keep_alive: bool,
-    http11: bool,
+    persistence: Persistence,
+    version: Version,
 ) {
     let (code, reason) = status;
     // Writing into a Vec cannot fail.
@@ -233,10 +282,12 @@ pub fn write_response(
         "HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
         body.len()
     );
-    match (keep_alive, http11) {
-        (false, _) => out.extend_from_slice(b"Connection: close\r\n"),
-        (true, false) => out.extend_from_slice(b"Connection: keep-alive\r\n"),
-        (true, true) => {}
+    match (persistence, version) {
+        (Persistence::Close, _) => out.extend_from_slice(b"Connection: close\r\n"),
+        (Persistence::KeepAlive, Version::Http10) => {
+            out.extend_from_slice(b"Connection: keep-alive\r\n")
+        }
+        (Persistence::KeepAlive, Version::Http11) => {}
     }
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(body);
@@ -255,31 +306,8 @@ pub fn error_body(out: &mut String, message: &str) {
     out.push('}');
 }
 
-/// Appends `s` as a JSON string literal.
-///
-/// ```
-/// let mut out = String::new();
-/// reqparse::host::http1::json_string(&mut out, "a\"\\\n\u{1}");
-/// assert_eq!(out, r#""a\"\\\n\u0001""#);
-/// ```
-pub fn json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                use core::fmt::Write as _;
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+// The one JSON string escaper, shared with the inspect answer so every body escapes alike.
+pub use crate::inspect::json_string;
 
 #[cfg(test)]
 mod tests {
@@ -451,11 +479,14 @@ mod tests {
 
     #[test]
     fn responses() {
-        type Case<'a> = ((u16, &'a str), &'a [u8], bool, bool, &'a [u8]);
+        use Persistence::{Close, KeepAlive};
+        use Version::{Http10, Http11};
+        type Case<'a> = ((u16, &'a str), &'a [u8], Persistence, Version, &'a [u8]);
         let cases: &[Case] = &[
-            ((200, "OK"), b"{}", true, true, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
-            ((200, "OK"), b"", true, false, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n"),
-            ((400, "Bad Request"), b"{}", false, true, b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"),
+            ((200, "OK"), b"{}", KeepAlive, Http11, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"),
+            ((200, "OK"), b"", KeepAlive, Http10, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n"),
+            ((400, "Bad Request"), b"{}", Close, Http11, b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"),
+            ((400, "Bad Request"), b"{}", Close, Http10, b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"),
         ];
         for &(status, body, ka, h11, expect) in cases {
             let mut out = Vec::new();

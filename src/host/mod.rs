@@ -1,11 +1,49 @@
-//! The native host shim (issue 5): an HTTP/1.1 inspection server whose idle connections cost
-//! almost nothing.
+//! The native host shim: an HTTP/1.1 inspection server (`reqparse serve`) whose idle
+//! connections cost almost nothing.
 //!
-//! One [`mio`] event loop per thread, each with its own `SO_REUSEPORT` listener, its own
-//! [`Pool`] of 4 KiB segments and one 64 KiB scratch buffer. A connection is a slab record of a
-//! few words: it holds no buffer while it waits, reads only when the socket is readable (into
-//! the scratch), and keeps in rented segments only the unparsed tail of a request or the part
-//! of a response the kernel did not take. See `DESIGN.md`, "data flow of one request".
+//! One [`mio`] event loop per thread, each with its own `SO_REUSEPORT` listener (the kernel
+//! spreads new connections over them), its own [`Pool`] of segments (4 KiB by default), one
+//! scratch buffer (64 KiB) and one [`timer::Wheel`]. Loops share only the read-only [`Config`],
+//! the stop flag and the counters behind [`Stats`], so no lock is taken on the data path.
+//!
+//! # A request through the shim
+//!
+//! 1. `poll` says a socket is readable. Nothing was allocated for it while it waited: a
+//!    connection is a slab record of a few words and one 8-byte wheel entry.
+//! 2. The loop reads into its scratch buffer: first any bytes the connection kept from the last
+//!    turn, then the socket, never more than the pool could keep if it all turned out to be an
+//!    incomplete head.
+//! 3. [`http1::parse`] runs over the scratch. Each complete head is answered at once (the
+//!    inspect JSON, from the native core or the wasm component, see [`Engine`]) and its
+//!    `Content-Length` body is read and discarded; a malformed head, or one over a [`Limits`]
+//!    bound, gets its status code and the connection closes. At most
+//!    [`Limits::max_pipelined`] requests are answered per turn, so one pipelining peer cannot
+//!    starve the others.
+//! 4. Only the unparsed tail is copied out of the scratch, into segments rented from the pool
+//!    (the connection's input [`Pipe`]).
+//! 5. The responses are written straight to the socket; only what the kernel did not take goes
+//!    into the output pipe, until the socket is writable again. Above
+//!    [`Limits::output`]`.pause` unsent bytes the connection stops reading: TCP pushes back.
+//! 6. A connection that must close (an error status, `Connection: close`, a half-close) stops
+//!    reading, flushes, shuts its write side and reads and discards for
+//!    [`Limits::close_linger`], so the peer sees the response rather than a reset.
+//!
+//! # Invariants
+//!
+//! - A pipe gives each segment back the moment its last byte is consumed, and an empty pipe holds
+//!   none: an idle keep-alive connection is its record and the kernel's socket, nothing else
+//!   (at most 128 bytes of heap, `tests/host_alloc.rs`). Once every connection is closed the pool
+//!   has every segment back; unused ones are freed after [`Config::pool_idle_release`].
+//! - Every peer-controlled quantity is bounded by [`Limits`] or by the pool's cap
+//!   ([`Config::pool_max_bytes`]); at the cap connections stop reading instead of growing.
+//! - Every connection has one running deadline, picked from its state: head, body rate (none
+//!   when [`Limits::min_data_rate`] is off), idle, write or linger. The header timer is not
+//!   pushed back by more bytes, which is what stops slowloris.
+//! - Connection tokens carry a generation, so an event or timer entry left over from a closed
+//!   connection never reaches the one that reuses its slot.
+//!
+//! The crate-level layering (the shim depends on the core and on `inspect`, never the reverse)
+//! is described in `ARCHITECTURE.md`.
 //!
 //! ```no_run
 //! use reqparse::host::{Config, Server};
@@ -465,6 +503,20 @@ pub fn serve(config: Config) -> io::Result<()> {
     server.run()
 }
 
+/// Runs one nonblocking call (read, write, accept, poll), retrying it when a signal interrupted
+/// it. `Ok(None)` means it would block: wait for the next readiness event. This is the one place
+/// those two error kinds are handled; every other error is the caller's to judge.
+fn nonblocking<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<Option<T>> {
+    loop {
+        match op() {
+            Ok(v) => return Ok(Some(v)),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// The inspector's view of an accepted head: the shim only speaks plain HTTP.
 fn request_head<'a>(head: &http1::Head<'a>) -> crate::inspect::RequestHead<'a> {
     crate::inspect::RequestHead {
@@ -473,5 +525,36 @@ fn request_head<'a>(head: &http1::Head<'a>) -> crate::inspect::RequestHead<'a> {
         host: head.host,
         target: head.target,
         content_disposition: head.content_disposition,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonblocking_retries_interrupts_and_maps_would_block() {
+        // (results the call returns in turn) → what nonblocking makes of them.
+        use io::ErrorKind::{Interrupted, Other, WouldBlock};
+        type Case = (
+            &'static [Result<u8, io::ErrorKind>],
+            Result<Option<u8>, io::ErrorKind>,
+        );
+        let cases: &[Case] = &[
+            (&[Ok(3)], Ok(Some(3))),
+            (&[Err(Interrupted), Err(Interrupted), Ok(0)], Ok(Some(0))),
+            (&[Err(Interrupted), Err(WouldBlock)], Ok(None)),
+            (&[Err(Other)], Err(Other)),
+        ];
+        for &(results, expect) in cases {
+            let mut calls = results.iter();
+            let got = nonblocking(|| match calls.next() {
+                Some(&Ok(v)) => Ok(v),
+                Some(&Err(kind)) => Err(io::Error::from(kind)),
+                None => panic!("called after a final result"),
+            });
+            assert_eq!(got.map_err(|e| e.kind()), expect, "{results:?}");
+            assert!(calls.next().is_none(), "{results:?}: every result consumed");
+        }
     }
 }

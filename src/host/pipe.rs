@@ -270,15 +270,13 @@ impl Pipe {
             if front.is_empty() {
                 return Ok(done);
             }
-            match w.write(front) {
-                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-                Ok(n) => {
+            match super::nonblocking(|| w.write(front))? {
+                Some(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Some(n) => {
                     done += n;
                     self.consume(pool, n);
                 }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(done),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                None => return Ok(done),
             }
         }
     }

@@ -2,11 +2,31 @@
 //!
 //! Each connection keeps its own deadline; the wheel only holds one `u64` token per armed
 //! connection, in the slot of the tick it must be looked at. Entries are never removed when a
-//! deadline moves: the loop checks the connection's armed tick when the slot comes round, and
-//! re-arms or drops the entry. That keeps arming O(1) and costs 8 bytes per idle connection.
+//! deadline moves: each connection remembers the tick of its one live entry (its "armed" tick),
+//! and when a slot comes round [`Wheel::classify`] tells, from that tick, whether an entry is
+//! due, the live one for a later round of the same slot, or a stale leftover to drop. That keeps
+//! arming O(1) and costs 8 bytes per idle connection.
 
 /// Slots in the wheel; deadlines further away than `SLOTS` ticks are simply seen more than once.
 pub const SLOTS: usize = 256;
+
+/// What an entry taken from a due slot is, judged by its owner's armed tick
+/// (see [`Wheel::classify`]).
+///
+/// ```
+/// use reqparse::host::timer::{Entry, Wheel};
+/// assert_eq!(Wheel::new(10, 0).classify(None), Entry::Stale);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// The armed tick has come: fire (the owner then checks its deadline and re-arms if the
+    /// deadline moved later).
+    Due,
+    /// The live entry, filed in this slot for a later round: file it again under the armed tick.
+    Later,
+    /// A leftover from an earlier arming (or the owner has no live entry): drop it.
+    Stale,
+}
 
 /// The wheel: `SLOTS` buckets of tokens, and the last tick already processed.
 #[derive(Debug)]
@@ -103,6 +123,31 @@ impl Wheel {
         Some(((self.current + ahead) * self.tick_ms).saturating_sub(now_ms))
     }
 
+    /// Judges an entry taken from the slot just returned by [`next_due`](Wheel::next_due), given
+    /// the tick its owner's one live entry is filed under (`None` when it has none).
+    ///
+    /// A slot holds entries for every tick congruent to it modulo [`SLOTS`], and an owner whose
+    /// deadline moved earlier has filed a new entry without removing the old one. So an entry is
+    /// due when the armed tick has come, is the live one for a later round when the armed tick
+    /// falls in this same slot, and is stale otherwise.
+    ///
+    /// ```
+    /// use reqparse::host::timer::{Entry, Wheel, SLOTS};
+    /// let mut wheel = Wheel::new(1, 0);
+    /// assert!(wheel.next_due(3).is_some()); // now at tick 1
+    /// assert_eq!(wheel.classify(Some(1)), Entry::Due);
+    /// assert_eq!(wheel.classify(Some(1 + SLOTS as u64)), Entry::Later);
+    /// assert_eq!(wheel.classify(Some(2)), Entry::Stale, "its live entry is in another slot");
+    /// ```
+    pub fn classify(&self, armed: Option<u64>) -> Entry {
+        match armed {
+            None => Entry::Stale,
+            Some(tick) if tick <= self.current => Entry::Due,
+            Some(tick) if tick % SLOTS as u64 == self.current % SLOTS as u64 => Entry::Later,
+            Some(_) => Entry::Stale,
+        }
+    }
+
     /// Takes the entries of the next due slot (advancing `current`), or `None` when every tick up
     /// to `now_ms` has been processed. The caller decides per entry: fire, re-file, or drop.
     /// Hand the emptied vector back with [`recycle`](Wheel::recycle) to keep its capacity.
@@ -180,6 +225,61 @@ mod tests {
             assert!(at >= d && at < d + 10 + 7, "deadline {d} fired at {at}");
         }
         assert!(wheel.is_empty());
+    }
+
+    #[test]
+    fn classify_fires_live_entries_once_and_drops_stale_ones() {
+        // One owner re-armed from tick 300 to tick 40 (a deadline moved earlier): the entry at
+        // 300 stays filed. Then, once 40 fired, it re-armed at 296 (40 + SLOTS): the old entry
+        // at 300 must not fire, and the one at 296 must come round twice before it does.
+        let mut wheel = Wheel::new(1, 0);
+        wheel.insert(300, 7);
+        wheel.insert(40, 7);
+        let mut armed = Some(40u64);
+        let mut fired = Vec::new();
+        for now in 1..=700u64 {
+            while let Some(mut due) = wheel.next_due(now) {
+                for token in due.drain(..) {
+                    match wheel.classify(armed) {
+                        Entry::Due => {
+                            fired.push(wheel.current());
+                            armed = (wheel.current() == 40).then_some(40 + 2 * SLOTS as u64);
+                            if let Some(tick) = armed {
+                                wheel.insert(tick, token);
+                            }
+                        }
+                        Entry::Later => wheel.insert(armed.unwrap(), token),
+                        Entry::Stale => {}
+                    }
+                }
+                wheel.recycle(due);
+            }
+        }
+        assert_eq!(
+            fired,
+            [40, 552],
+            "each live entry fired once, at its own tick"
+        );
+        assert!(wheel.is_empty(), "the stale entry at 300 was dropped");
+
+        // The table itself, at tick 5 of a 256-slot wheel.
+        let mut wheel = Wheel::new(1, 0);
+        while wheel.current() < 5 {
+            wheel.next_due(5);
+        }
+        let slots = SLOTS as u64;
+        let cases = [
+            (None, Entry::Stale),
+            (Some(3), Entry::Due),
+            (Some(5), Entry::Due),
+            (Some(5 + slots), Entry::Later),
+            (Some(5 + 3 * slots), Entry::Later),
+            (Some(6), Entry::Stale),
+            (Some(4 + slots), Entry::Stale),
+        ];
+        for (armed, expect) in cases {
+            assert_eq!(wheel.classify(armed), expect, "armed {armed:?}");
+        }
     }
 
     #[test]
