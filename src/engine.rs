@@ -57,7 +57,9 @@ use bindings::{Reqparse, ReqparsePre};
 /// The guest's error: byte offset and message, as the native `QueryError` etc. display them.
 pub use bindings::exports::reqparse::http::types::ParseError;
 /// `disposition` WIT types.
-pub use disposition::{ContentDisposition, Profile as DispositionProfile};
+pub use disposition::{
+    BuildError as DispositionBuildError, ContentDisposition, Profile as DispositionProfile,
+};
 /// `query` WIT types.
 pub use query::{MapOptions, Profile as QueryProfile, Spans};
 /// `uri` WIT types.
@@ -724,6 +726,9 @@ impl WasmInspector {
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let header = inspector.format_disposition("attachment", Some("a.txt"), &[])?.unwrap();
     /// assert_eq!(header, "attachment; filename=a.txt");
+    /// // What the builder cannot write faithfully is an error, with the crate's message.
+    /// let e = inspector.format_disposition("bad type", None, &[])?.unwrap_err();
+    /// assert_eq!(e.message, "disposition type is not a token");
     /// # Ok::<(), anyhow::Error>(())
     /// ```
     pub fn format_disposition(
@@ -731,7 +736,7 @@ impl WasmInspector {
         disposition_type: &str,
         filename: Option<&str>,
         parameters: &[(&str, &str)],
-    ) -> Result<Result<String, ParseError>, EngineError> {
+    ) -> Result<Result<String, DispositionBuildError>, EngineError> {
         let size = disposition_type.len()
             + filename.map_or(0, str::len)
             + parameters
