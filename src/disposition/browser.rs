@@ -6,8 +6,7 @@
 
 use super::grammar::{is, is_token, sub, WS};
 use super::{
-    err, ContentDisposition, DispositionError, DispositionErrorKind, Found, Param, Profile,
-    Quoting, MAX_PARAMS,
+    err, ContentDisposition, DispositionError, DispositionErrorKind, Param, Profile, Quoting, Tally,
 };
 use crate::bytes::{slice, str_slice};
 
@@ -22,25 +21,13 @@ pub(super) fn parse_browser(h: &[u8]) -> Result<ContentDisposition<'_>, Disposit
         Some(t) if is_token(t) => (str_slice(s, t0..t1), t1),
         _ => ("inline", 0),
     };
-    let mut count = 0;
-    let mut found = Found::default();
+    let mut tally = Tally::default();
     let mut pos = params_at;
     while let Some((p, next)) = browser_next(h, s, pos)? {
-        if count == MAX_PARAMS {
-            return Err(err(DispositionErrorKind::TooManyParameters, p.offset));
-        }
-        found.note(p);
-        count += 1;
+        tally.add(p)?;
         pos = next;
     }
-    Ok(ContentDisposition {
-        header: s,
-        kind,
-        params_at,
-        count,
-        profile: Profile::Browser,
-        found,
-    })
+    Ok(tally.finish(s, kind, params_at, Profile::Browser))
 }
 
 fn trim_lws(b: &[u8], mut from: usize, mut to: usize) -> (usize, usize) {

@@ -8,8 +8,8 @@
 
 use super::ext_value::section;
 use super::{
-    err, ContentDisposition, DispositionError, DispositionErrorKind, Found, Param, Profile,
-    Quoting, MAX_PARAMS, MAX_SECTIONS,
+    err, ContentDisposition, DispositionError, DispositionErrorKind, Param, Profile, Quoting,
+    Tally, MAX_PARAMS, MAX_SECTIONS,
 };
 use crate::bytes::{set, set_range};
 
@@ -97,13 +97,10 @@ pub(super) fn parse_grammar<'a>(
     }
     let kind = sub(text, start, end)?;
     let mut seen = Seen::new();
-    let mut found = Found::default();
+    let mut tally = Tally::default();
     let mut pos = end;
-    let mut count = 0;
     while let Some((p, next)) = grammar_next(h, text, pos, profile)? {
-        if count == MAX_PARAMS {
-            return Err(err(K::TooManyParameters, p.offset));
-        }
+        tally.add(p)?;
         if profile == Profile::Strict {
             let sectioned = p.name.bytes().any(|c| c == b'*');
             if let Some((_, n, _)) = section(p.name).filter(|_| sectioned) {
@@ -113,18 +110,9 @@ pub(super) fn parse_grammar<'a>(
             }
             seen.insert(text.as_bytes(), p.name, p.offset)?;
         }
-        found.note(p);
-        count += 1;
         pos = next;
     }
-    Ok(ContentDisposition {
-        header: text,
-        kind,
-        params_at: end,
-        count,
-        profile,
-        found,
-    })
+    Ok(tally.finish(text, kind, end, profile))
 }
 
 /// What comes after a value (or the type) when it is not `;`.

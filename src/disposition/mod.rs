@@ -560,6 +560,43 @@ impl<'a> ContentDisposition<'a> {
     }
 }
 
+/// What both parsers gather while they walk the parameters: how many (at most
+/// [`MAX_PARAMS`]) and the filename parameters.
+#[derive(Default)]
+struct Tally<'a> {
+    count: usize,
+    found: Found<'a>,
+}
+
+impl<'a> Tally<'a> {
+    /// Counts `p`; the parameter past [`MAX_PARAMS`] is an error at its offset.
+    fn add(&mut self, p: Param<'a>) -> Result<(), DispositionError> {
+        if self.count == MAX_PARAMS {
+            return Err(err(DispositionErrorKind::TooManyParameters, p.offset));
+        }
+        self.found.note(p);
+        self.count += 1;
+        Ok(())
+    }
+
+    fn finish(
+        self,
+        header: &'a str,
+        kind: &'a str,
+        params_at: usize,
+        profile: Profile,
+    ) -> ContentDisposition<'a> {
+        ContentDisposition {
+            header,
+            kind,
+            params_at,
+            count: self.count,
+            profile,
+            found: self.found,
+        }
+    }
+}
+
 /// Iterator over the parameters of a [`ContentDisposition`]; see
 /// [`ContentDisposition::params`].
 ///
