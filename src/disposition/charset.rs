@@ -251,3 +251,47 @@ impl Iterator for Segs<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_per_rules() {
+        assert_eq!(label("UTF-8", ExtRules::Strict), Some(Charset::Utf8));
+        assert_eq!(label("latin1", ExtRules::Strict), None);
+        assert_eq!(label("latin1", ExtRules::DotNet), Some(Charset::Latin1));
+        // Chromium: separators ignored, ISO-8859-1 read as windows-1252.
+        assert_eq!(
+            label("ISO_8859 1", ExtRules::Browser),
+            Some(Charset::Windows1252)
+        );
+        assert_eq!(label("a-very-long-charset-name", ExtRules::Browser), None);
+    }
+
+    #[test]
+    fn invalid_bytes_fail_or_are_replaced() {
+        let bytes = |b: &'static [u8]| b.iter().copied();
+        // Maximal subparts: E2 82 is one U+FFFD, then `A`.
+        assert_eq!(
+            decode(bytes(b"\xE2\x82A"), Charset::Utf8, Invalid::Replace).as_deref(),
+            Some("\u{FFFD}A")
+        );
+        assert_eq!(
+            decode(bytes(b"\xE2\x82A"), Charset::Utf8, Invalid::Fail),
+            None
+        );
+        assert_eq!(
+            decode(bytes(b"\x80\x81"), Charset::Windows1252, Invalid::Fail).as_deref(),
+            Some("€\u{81}")
+        );
+        assert_eq!(
+            decode(bytes(b"\xE4"), Charset::Ascii, Invalid::Replace).as_deref(),
+            Some("?")
+        );
+        assert_eq!(
+            decode_pct("%41%zz", Charset::Utf8, Invalid::Fail).as_deref(),
+            Some("A%zz")
+        );
+    }
+}

@@ -261,7 +261,8 @@ impl<'s> Cursor<'s> {
         while self.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
             self.i += 1;
         }
-        self.b.get(start..self.i).unwrap_or(&[])
+        // `start..self.i` is the run of letters just read.
+        crate::bytes::slice(self.b, start..self.i)
     }
     fn digits(&mut self, min: usize, max: usize) -> Option<(u32, usize)> {
         let start = self.i;

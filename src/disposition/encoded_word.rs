@@ -146,14 +146,14 @@ fn strict_word(w: &str) -> Word {
     let (Some(cs), Some(enc), Some(text)) = (it.next(), it.next(), it.next()) else {
         return Word::NotEncoded;
     };
-    if enc.len() != 1 || text.contains('?') || text.contains(' ') {
+    let (&[enc], false) = (enc.as_bytes(), text.contains(['?', ' '])) else {
         return Word::NotEncoded;
-    }
+    };
     let cs = cs.split_once('*').map_or(cs, |(c, _)| c);
     let Some(cs) = label(cs, ExtRules::Strict) else {
         return Word::Fail;
     };
-    match decode_text(cs, enc.as_bytes()[0], text.as_bytes(), Invalid::Fail) {
+    match decode_text(cs, enc, text.as_bytes(), Invalid::Fail) {
         Some(s) => Word::Text(s),
         None => Word::Fail,
     }
@@ -173,10 +173,10 @@ pub(super) fn browser_word(w: &str) -> Word {
         match i {
             0 => cs = Some(part),
             1 => {
-                if part.len() != 1 || !matches!(part.as_bytes()[0], b'b' | b'B' | b'q' | b'Q') {
+                let &[e @ (b'b' | b'B' | b'q' | b'Q')] = part.as_bytes() else {
                     return Word::NotEncoded;
-                }
-                enc = part.as_bytes()[0];
+                };
+                enc = e;
             }
             2 => {
                 let Some(c) = cs.and_then(|c| label(c, ExtRules::Browser)) else {
@@ -264,4 +264,24 @@ pub(super) fn dotnet_mime(raw: &str) -> Option<String> {
     }
     let cs = label(cs, ExtRules::DotNet)?;
     decode_text(cs, b'b', text.as_bytes(), Invalid::Replace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_the_space_between_them() {
+        let d = |v| decode_2047_words(v);
+        assert_eq!(
+            d("=?utf-8?Q?caf=C3=A9?= =?utf-8?B?LnR4dA==?=").as_deref(),
+            Some("café.txt")
+        );
+        assert_eq!(d("a =?utf-8?Q?b?= c").as_deref(), Some("a b c"));
+        assert_eq!(d("plain"), None);
+        // A word that does not decode leaves the whole value literal.
+        assert_eq!(d("=?utf-8?B?%%%?="), None);
+        assert!(matches!(browser_word("=?utf-8?q?a_b?="), Word::Text(t) if t == "a b"));
+        assert_eq!(dotnet_mime("\"=?utf-8?B?w6Q=?=\"").as_deref(), Some("ä"));
+    }
 }

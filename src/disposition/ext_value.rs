@@ -2,9 +2,9 @@
 //! (`filename*0*=...; filename*1=...`).
 
 use super::charset::{decode, decode_pct, label, Charset, ExtRules, Invalid, Mode, Segs};
-use super::grammar::{is, ATTR, CHARSET};
+use super::grammar::{is, CHARSET};
 use super::{Param, Quoting, MAX_SECTIONS};
-use crate::percent::{decode_into, escape_at, escape_run_len};
+use crate::percent::{decode_into, escape_at, escape_run_len, ATTR_CHAR};
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -135,7 +135,7 @@ fn valid_value_chars(v: &str) -> bool {
                 return false;
             }
             i += 3;
-        } else if is(c, ATTR) {
+        } else if ATTR_CHAR.keeps(c) {
             i += 1;
         } else {
             return false;
@@ -215,5 +215,46 @@ impl<'a> Sections<'a> {
             [(s, Mode::Plain)] => Some(Cow::Borrowed(*s)),
             _ => decode(Segs { segs, i: 0 }, cs, Invalid::Fail).map(Cow::Owned),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_have_no_leading_zero() {
+        assert_eq!(section("filename*0*"), Some(("filename", 0, true)));
+        assert_eq!(section("filename*12"), Some(("filename", 12, false)));
+        for name in ["filename*01", "filename*", "*1", "filename*1a", "filename"] {
+            assert_eq!(section(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn ext_values_per_rules() {
+        let utf8 = "UTF-8''%E2%82%AC%20rates";
+        for rules in [ExtRules::Strict, ExtRules::Browser, ExtRules::DotNet] {
+            assert_eq!(
+                decode_ext(utf8, rules).as_deref(),
+                Some("€ rates"),
+                "{rules:?}"
+            );
+        }
+        // Invalid UTF-8: refused by RFC 8187 and Chromium, U+FFFD for .NET.
+        assert_eq!(decode_ext("utf-8''%FF", ExtRules::Strict), None);
+        assert_eq!(
+            decode_ext("utf-8''%FF", ExtRules::DotNet).as_deref(),
+            Some("\u{FFFD}")
+        );
+        // .NET decodes only the escapes between literal non-ASCII characters.
+        assert_eq!(
+            decode_ext("utf-8''é%41", ExtRules::DotNet).as_deref(),
+            Some("éA")
+        );
+        assert_eq!(
+            decode_ext("iso-8859-1''%E4", ExtRules::Strict).as_deref(),
+            Some("ä")
+        );
     }
 }

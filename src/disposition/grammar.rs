@@ -13,30 +13,26 @@ use super::{
 };
 use crate::bytes::{set, set_range};
 
-// Byte classes: one table, one bit per class, one `set` call per grammar row.
+// Byte classes: one table, one bit per class, one `set` call per grammar row. (RFC 8187
+// attr-char, tchar minus `*` `'` `%`, is the percent toolbox's `ATTR_CHAR`.)
 /// tchar (RFC 9110 §5.6.2): ALPHA DIGIT ! # $ % & ' * + - . ^ _ ` | ~
 pub(super) const TCHAR: u8 = 1;
-/// attr-char (RFC 8187 §3.2.1): tchar minus * ' %
-pub(super) const ATTR: u8 = 2;
 /// qdtext (RFC 9110 §5.6.4), ASCII part: HTAB SP ! #-[ ]-~ (no `"`, no `\`)
-const QDTEXT: u8 = 4;
+const QDTEXT: u8 = 2;
 /// OWS: SP HTAB
-pub(super) const WS: u8 = 8;
+pub(super) const WS: u8 = 4;
 /// mime-charsetc (RFC 8187 §3.2.1): ALPHA DIGIT ! # $ % & + - ^ _ ` { } ~
-pub(super) const CHARSET: u8 = 16;
+pub(super) const CHARSET: u8 = 8;
 
-/// The classes every parser and the builder share.
+/// The classes the parsers and the builder share.
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
-    let alnum = TCHAR | ATTR | CHARSET;
-    // ALPHA DIGIT: in tchar, attr-char and mime-charsetc
-    set_range(&mut t, b'A', b'Z', alnum);
-    set_range(&mut t, b'a', b'z', alnum);
-    set_range(&mut t, b'0', b'9', alnum);
-    // the tchar symbols that are also attr-chars: ! # $ & + - . ^ _ ` | ~
-    set(&mut t, b"!#$&+-.^_`|~", TCHAR | ATTR);
-    // the tchar symbols an ext-value gives a meaning, so not attr-chars: * ' %
-    set(&mut t, b"*'%", TCHAR);
+    // ALPHA DIGIT: in tchar and mime-charsetc
+    set_range(&mut t, b'A', b'Z', TCHAR | CHARSET);
+    set_range(&mut t, b'a', b'z', TCHAR | CHARSET);
+    set_range(&mut t, b'0', b'9', TCHAR | CHARSET);
+    // tchar symbols: ! # $ % & ' * + - . ^ _ ` | ~
+    set(&mut t, b"!#$%&'*+-.^_`|~", TCHAR);
     // mime-charsetc symbols: ! # $ % & + - ^ _ ` { } ~
     set(&mut t, b"!#$%&+-^_`{}~", CHARSET);
     // qdtext: HTAB, SP, ! and #-[ and ]-~ (every visible character but `"` and `\`)
@@ -286,5 +282,61 @@ impl Seen {
             self.len += 1;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::percent::ATTR_CHAR;
+
+    fn members(class: u8) -> String {
+        (0u8..=255)
+            .filter(|&b| is(b, class))
+            .map(char::from)
+            .collect()
+    }
+
+    #[test]
+    fn class_rows_are_the_rfc_sets() {
+        let alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        let sorted = |extra: &str| {
+            let mut v: Vec<char> = alnum.chars().chain(extra.chars()).collect();
+            v.sort_unstable();
+            v.into_iter().collect::<String>()
+        };
+        assert_eq!(members(TCHAR), sorted("!#$%&'*+-.^_`|~"));
+        assert_eq!(members(CHARSET), sorted("!#$%&+-^_`{}~"));
+        assert_eq!(members(WS), "\t ");
+        let qdtext: String = core::iter::once('\t')
+            .chain(
+                (0x20u8..=0x7E)
+                    .filter(|&b| b != b'"' && b != b'\\')
+                    .map(char::from),
+            )
+            .collect();
+        assert_eq!(members(QDTEXT), qdtext);
+        // attr-char is tchar minus the three an ext-value gives a meaning.
+        for b in 0..=255u8 {
+            assert_eq!(
+                ATTR_CHAR.keeps(b),
+                is(b, TCHAR) && !b"*'%".contains(&b),
+                "{b:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn duplicates_ignore_case_in_strict_only() {
+        let h = "a; Name=1; nAME=2";
+        let strict = parse_grammar(h.as_bytes(), h, Profile::Strict).unwrap_err();
+        assert_eq!(
+            (strict.kind, strict.offset),
+            (DispositionErrorKind::DuplicateParameter, 11)
+        );
+        assert_eq!(
+            parse_grammar(h.as_bytes(), h, Profile::DotNet).map(|cd| cd.param_count()),
+            Ok(2)
+        );
     }
 }
