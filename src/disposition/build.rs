@@ -17,10 +17,10 @@ use core::fmt;
 ///
 /// ```
 /// use reqparse::disposition::{BuildError, DispositionBuilder, MAX_BUILDER_PARAMS};
+/// let names: Vec<String> = (0..=MAX_BUILDER_PARAMS).map(|i| format!("p{i}")).collect();
 /// let mut b = DispositionBuilder::new("inline");
-/// for i in 0..=MAX_BUILDER_PARAMS {
-///     b = b.param(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
-///                  "p", "q"][i], "v");
+/// for name in &names {
+///     b = b.param(name, "v");
 /// }
 /// assert_eq!(b.build(), Err(BuildError::TooManyItems { max: MAX_BUILDER_PARAMS }));
 /// ```

@@ -27,6 +27,15 @@
 //!
 //! Limits (each an error, never a truncation): [`MAX_HEADER_LEN`] bytes of header,
 //! [`MAX_PARAMS`] parameters, RFC 2231 section numbers below [`MAX_SECTIONS`].
+//!
+//! [`DispositionBuilder`] writes headers with one allocation, and only headers that
+//! [`Profile::Strict`] parses back to the type, filename and parameters it was given: anything
+//! else (a name that is not a token, a repeated parameter, a header over a limit) is a
+//! [`BuildError`].
+//!
+//! The grammar of [`Profile::Strict`] and [`Profile::DotNet`] is in `grammar.rs`, Chromium's in
+//! `browser.rs`, the effective filename in `filename.rs`; values are decoded by `ext_value.rs`
+//! (RFC 8187, RFC 2231), `encoded_word.rs` (RFC 2047) and `charset.rs`.
 #![forbid(unsafe_code)]
 
 use alloc::borrow::Cow;
