@@ -12,11 +12,11 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DispositionErrorKind {
-    /// The header is longer than [`MAX_HEADER_LEN`].
+    /// The header is longer than [`MAX_HEADER_LEN`](super::MAX_HEADER_LEN).
     TooLong,
-    /// More than [`MAX_PARAMS`] parameters.
+    /// More than [`MAX_PARAMS`](super::MAX_PARAMS) parameters.
     TooManyParameters,
-    /// An RFC 2231 section number of [`MAX_SECTIONS`] or more.
+    /// An RFC 2231 section number of [`MAX_SECTIONS`](super::MAX_SECTIONS) or more.
     SectionLimit,
     /// No disposition type (empty header, or it starts with a parameter or a separator).
     MissingType,
@@ -43,11 +43,11 @@ pub enum DispositionErrorKind {
     /// A byte that cannot follow here (for example `[` after a token, or text after a quoted
     /// string).
     UnexpectedChar,
-    /// A byte above 0x7F where [`Profile::Strict`] allows only ASCII.
+    /// A byte above 0x7F where [`Profile::Strict`](super::Profile::Strict) allows only ASCII.
     NonAscii,
     /// Bytes that are not UTF-8 (the lenient profiles accept UTF-8 text).
     InvalidUtf8,
-    /// The same parameter twice ([`Profile::Strict`]).
+    /// The same parameter twice ([`Profile::Strict`](super::Profile::Strict)).
     DuplicateParameter,
     /// A `size` that is not 1*DIGIT or does not fit in `u64`.
     InvalidSize,

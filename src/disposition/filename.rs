@@ -8,7 +8,7 @@ use super::{strip_quotes, ContentDisposition, Param, Profile, Quoting};
 use alloc::borrow::Cow;
 use alloc::string::String;
 
-/// Options for [`ContentDisposition::filename_with`].
+/// Options for [`ContentDisposition::filename_with`](super::ContentDisposition::filename_with).
 ///
 /// ```
 /// use reqparse::disposition::{ContentDisposition, FilenameOptions};
