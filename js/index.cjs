@@ -478,7 +478,12 @@ function parseContentDisposition(header, options) {
   return { type: str(s, base, 0), filename: str(s, base, 1), parameters };
 }
 
-/** A Content-Disposition header value, with `filename*` added when the name needs it. */
+/**
+ * A Content-Disposition header value, with `filename*` added when the name needs it. Throws a
+ * plain `Error` with the crate's message when the header would not parse back to the same
+ * type, filename and parameters (type or name not a token, a parameter twice, too many items,
+ * too long).
+ */
 function formatContentDisposition(value) {
   const v = expectOptions(value, 'formatContentDisposition');
   const type = expectString(v.type, 'formatContentDisposition: type');
@@ -491,9 +496,7 @@ function formatContentDisposition(value) {
     flat.push(expectString(p[0], 'parameter name'), expectString(p[1], 'parameter value'));
   }
   for (const s of [type, filename ?? '', ...flat]) checkLength(s);
-  const s = wasm.rp_format_disposition(type, filename, flat);
-  if (s === undefined) fail('', answer());
-  return s;
+  return wasm.rp_format_disposition(type, filename, flat);
 }
 
 module.exports = {

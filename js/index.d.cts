@@ -121,5 +121,11 @@ export interface ContentDispositionInit {
   parameters?: [name: string, value: string][];
 }
 
-/** A header value; `filename*` is added when the filename is not plain ASCII. */
+/**
+ * A header value; `filename*` is added when the filename is not plain ASCII.
+ * @throws {Error} (not a `ReqparseError`: there is no input offset) with the crate's message
+ * when the header would not parse back to the same type, filename and parameters: the type or
+ * a parameter name is not a token, a parameter is written twice, there are more than 16 items,
+ * or the header would be longer than 16384 bytes.
+ */
 export declare function formatContentDisposition(value: ContentDispositionInit): string;

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
@@ -36,8 +37,9 @@ enum Command {
 #[derive(Debug, clap::Args)]
 struct QueryArgs {
     /// How bytes that are not UTF-8 once decoded, or malformed escapes, are treated.
-    #[arg(long, value_enum, default_value_t = QueryProfileArg::Whatwg)]
-    profile: QueryProfileArg,
+    #[arg(long, default_value_t = query::Profile::Whatwg,
+          value_parser = profile_parser(&query::Profile::ALL, query::Profile::as_str))]
+    profile: query::Profile,
     /// Print the pairs as written, without decoding `+` and `%XX`.
     #[arg(long, conflicts_with = "map")]
     raw: bool,
@@ -50,13 +52,6 @@ struct QueryArgs {
     /// The query string, with or without its leading `?`.
     #[arg(allow_hyphen_values = true)]
     query: String,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum QueryProfileArg {
-    Whatwg,
-    Dotnet,
-    Strict,
 }
 
 #[derive(Debug, Subcommand)]
@@ -100,8 +95,9 @@ struct RelativeParts {
 #[derive(Debug, clap::Args)]
 struct DispositionArgs {
     /// Which grammar the header is held to.
-    #[arg(long, value_enum, default_value_t = DispositionProfileArg::Strict)]
-    profile: DispositionProfileArg,
+    #[arg(long, default_value_t = disposition::Profile::Strict,
+          value_parser = profile_parser(&disposition::Profile::ALL, disposition::Profile::as_str))]
+    profile: disposition::Profile,
     /// Decode RFC 2047 encoded-words (`=?utf-8?B?...?=`) in `filename`.
     #[arg(long)]
     decode_2047: bool,
@@ -126,11 +122,16 @@ struct DispositionArgs {
     header: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum DispositionProfileArg {
-    Strict,
-    Browser,
-    Dotnet,
+/// `--profile`: the core's names (`Profile::as_str`, in `Profile::ALL` order) are the possible
+/// values clap lists and checks, and the core's `FromStr` turns the chosen one into a profile.
+fn profile_parser<P>(
+    all: &'static [P],
+    name: fn(P) -> &'static str,
+) -> impl TypedValueParser<Value = P>
+where
+    P: Copy + Send + Sync + std::str::FromStr<Err = reqparse::UnknownProfile> + 'static,
+{
+    PossibleValuesParser::new(all.iter().map(|&p| name(p))).try_map(|s| s.parse::<P>())
 }
 
 #[derive(Debug, clap::Args)]
@@ -167,11 +168,7 @@ pub fn run(args: Args) -> Result<String, String> {
 }
 
 fn query_answer(a: &QueryArgs) -> Result<String, String> {
-    let profile = match a.profile {
-        QueryProfileArg::Whatwg => query::Profile::Whatwg,
-        QueryProfileArg::Dotnet => query::Profile::DotNet,
-        QueryProfileArg::Strict => query::Profile::Strict,
-    };
+    let profile = a.profile;
     let err = |e: query::QueryError| format!("invalid query: {e}");
     if a.map {
         let options = query::MapOptions {
@@ -242,11 +239,7 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
     if a.format {
         return format_disposition(a);
     }
-    let profile = match a.profile {
-        DispositionProfileArg::Strict => disposition::Profile::Strict,
-        DispositionProfileArg::Browser => disposition::Profile::Browser,
-        DispositionProfileArg::Dotnet => disposition::Profile::DotNet,
-    };
+    let profile = a.profile;
     let header = a.header.as_deref().unwrap_or_default();
     let parsed = disposition::ContentDisposition::parse(header.as_bytes(), profile)
         .map_err(|e| format!("invalid Content-Disposition: {e}"))?;
@@ -278,7 +271,7 @@ fn format_disposition(a: &DispositionArgs) -> Result<String, String> {
         builder = builder.param(name, value);
     }
     builder
-        .try_build()
+        .build()
         .map_err(|e| format!("cannot format Content-Disposition: {e}"))
 }
 

@@ -156,7 +156,7 @@ fn allocation_counts() {
         ),
     ];
     for (what, b) in &builds {
-        let (n, s) = count(|| b.build());
+        let (n, s) = count(|| b.build().expect("valid builder"));
         check(&format!("build {what}"), n, 1);
         check(
             &format!("build {what}: capacity - len"),

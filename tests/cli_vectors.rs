@@ -33,6 +33,11 @@ fn check(case: &Value, out: &Output, parse_json: bool) -> Option<String> {
                 return Some(format!("error does not name offset {offset}: {stderr}"));
             }
         }
+        if let Some(message) = error.get("message").and_then(Value::as_str) {
+            if !stderr.trim_end().ends_with(message) {
+                return Some(format!("error does not end with {message:?}: {stderr}"));
+            }
+        }
         return None;
     }
     if !out.status.success() {

@@ -1,10 +1,12 @@
-//! Properties: built headers parse back to the same filename in every profile, and no input
-//! makes any parser or accessor panic.
+//! Properties: built headers parse back to the same filename in every profile, whatever the
+//! builder writes parses back to what it was given (what it cannot write is an error), and no
+//! input makes any parser or accessor panic.
 
 use proptest::prelude::*;
 use reqparse::disposition::{
     ContentDisposition, DateTime, DispositionBuilder, FilenameOptions, Profile,
 };
+use reqparse::percent::{encode_into, ATTR_CHAR};
 
 /// Touches every accessor, both filename modes.
 fn exercise(cd: &ContentDisposition<'_>) {
@@ -28,6 +30,22 @@ fn exercise(cd: &ContentDisposition<'_>) {
         cd.read_date(),
     );
     assert_eq!(cd.params().count(), cd.param_count());
+}
+
+/// Whether `p` is the parameter `name=value` as the builder writes it: as given, or (for a
+/// value that is not printable ASCII, or a name ending in `*`) as the ext-value `name*=`.
+fn is_param(p: &reqparse::disposition::Param<'_>, name: &str, value: &str) -> bool {
+    let ext = || {
+        let mut want = String::from("UTF-8''");
+        encode_into(value, &ATTR_CHAR, &mut want);
+        p.raw_value() == want
+    };
+    match p.name().strip_prefix(name) {
+        Some("") if name.ends_with('*') => ext(),
+        Some("") => p.value() == value,
+        Some("*") => ext(),
+        _ => false,
+    }
 }
 
 fn header_like() -> impl Strategy<Value = String> {
@@ -69,7 +87,7 @@ proptest! {
 
     #[test]
     fn filename_round_trips_in_every_profile(name in "\\PC{1,24}|[ -~]{1,24}|[\\x00-\\x7f]{1,12}") {
-        let h = DispositionBuilder::new("attachment").filename(&name).build();
+        let h = DispositionBuilder::new("attachment").filename(&name).build().unwrap();
         prop_assert_eq!(h.len(), h.capacity());
         for p in Profile::ALL {
             let cd = ContentDisposition::parse_str(&h, p);
@@ -82,7 +100,7 @@ proptest! {
 
     #[test]
     fn http_filename_parses_back(name in "\\PC{1,24}") {
-        let h = DispositionBuilder::new("inline").http_filename(&name).build();
+        let h = DispositionBuilder::new("inline").http_filename(&name).build().unwrap();
         for p in Profile::ALL {
             let cd = ContentDisposition::parse_str(&h, p).unwrap();
             let f = cd.filename();
@@ -97,7 +115,7 @@ proptest! {
         for (n, v) in names.iter().zip(&values) {
             b = b.param(n, v);
         }
-        let h = b.build();
+        let h = b.build().unwrap();
         let cd = ContentDisposition::parse_str(&h, Profile::Strict).unwrap();
         for (p, v) in cd.params().zip(&values) {
             // Values that are not printable ASCII go out as ext-values (`name*`).
@@ -112,7 +130,7 @@ proptest! {
     #[test]
     fn dates_round_trip(secs in -62_135_596_800i64..=253_402_300_799) {
         let d = DateTime::from_unix_seconds(secs).unwrap();
-        let h = DispositionBuilder::new("attachment").modification_date(d).build();
+        let h = DispositionBuilder::new("attachment").modification_date(d).build().unwrap();
         let cd = ContentDisposition::parse_str(&h, Profile::Strict).unwrap();
         prop_assert_eq!(cd.modification_date(), Some(Ok(d)));
         prop_assert_eq!(DateTime::parse(&d.to_string()), Some(d));
@@ -141,7 +159,38 @@ proptest! {
 
     #[test]
     fn strict_accepts_what_it_builds(t in "[a-z-]{1,10}", n in "[a-z]{1,8}", v in "\\PC{0,16}") {
-        let h = DispositionBuilder::new(&t).param(&n, &v).build();
+        let h = DispositionBuilder::new(&t).param(&n, &v).build().unwrap();
         prop_assert!(ContentDisposition::parse_str(&h, Profile::Strict).is_ok(), "{}", h);
+    }
+
+    /// `parse(build(x))` gives back `x` (Strict): the type, the filename and every parameter;
+    /// or the builder refuses. Names and types are drawn mostly from tokens, so both happen.
+    #[test]
+    fn built_headers_parse_back_or_fail_to_build(
+        kind in "[a-z]{1,8}|\\PC{0,4}",
+        filename in proptest::option::of("\\PC{0,12}"),
+        params in prop::collection::vec((prop_oneof![9 => "[a-zA-Z*0-9-]{1,6}", 1 => "\\PC{0,3}"], "\\PC{0,8}"), 0..20),
+    ) {
+        let mut b = DispositionBuilder::new(&kind);
+        if let Some(f) = &filename {
+            b = b.filename(f);
+        }
+        for (n, v) in &params {
+            b = b.param(n, v);
+        }
+        let Ok(h) = b.build() else { return Ok(()) };
+        prop_assert_eq!(h.len(), h.capacity());
+        let cd = ContentDisposition::parse_str(&h, Profile::Strict);
+        prop_assert!(cd.is_ok(), "{:?}: {:?}", h, cd);
+        let cd = cd.unwrap();
+        prop_assert_eq!(cd.disposition_type(), kind.as_str());
+        let back = cd.filename();
+        prop_assert_eq!(back.as_deref(), filename.as_deref());
+        // The filename's own parameters come first.
+        let skip = cd.params().take_while(|p| filename.is_some() && p.name().starts_with("filename")).count();
+        prop_assert_eq!(cd.param_count() - skip, params.len(), "{}", h);
+        for (p, (n, v)) in cd.params().skip(skip).zip(&params) {
+            prop_assert!(is_param(&p, n, v), "{:?} is not {}={:?} in {}", p, n, v, h);
+        }
     }
 }

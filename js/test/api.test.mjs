@@ -222,7 +222,11 @@ test('errors carry the UTF-8 byte offset and the UTF-16 index (query.rs Profile:
   // Over the crate's own limits: still an error, never a crash.
   assert.throws(() => parseContentDisposition(`attachment; ${'a=b; '.repeat(5000)}`), ReqparseError);
   const many = Array.from({ length: 20 }, (_, i) => [`p${i}`, 'v']);
-  assert.throws(() => formatContentDisposition({ type: 'attachment', parameters: many }), ReqparseError);
+  // The builder has no input offset: its errors are plain Errors with the crate's message.
+  assert.throws(
+    () => formatContentDisposition({ type: 'attachment', parameters: many }),
+    (e) => e instanceof Error && !(e instanceof ReqparseError) && e.message === 'more than 16 items',
+  );
   assert.throws(() => parseQuery('a=1&'.repeat(1001)), ReqparseError);
   assert.throws(() => buildAbsolute({ scheme: 'http', host: 'a b' }), ReqparseError);
 });
@@ -294,6 +298,19 @@ test('formatContentDisposition: round trip of awkward filenames', () => {
     assert.equal(parseContentDisposition(header).filename, filename, header);
   }
   assert.equal(formatContentDisposition({ type: 'inline' }), 'inline');
+});
+
+test('formatContentDisposition: what it cannot write faithfully throws, nothing is rewritten', () => {
+  const cases = [
+    [{ type: 'bad type' }, 'disposition type is not a token'],
+    [{ type: '' }, 'disposition type is not a token'],
+    [{ type: 'inline', parameters: [['', 'v']] }, 'parameter name of item 0 is not a token'],
+    [{ type: 'inline', filename: 'b.txt', parameters: [['filename', 'a.txt']] }, 'item 1 writes a parameter an earlier item already wrote'],
+    [{ type: 'attachment', filename: 'é'.repeat(3000) }, 'header would be 21042 bytes, longer than the limit of 16384'],
+  ];
+  for (const [value, message] of cases) {
+    assert.throws(() => formatContentDisposition(value), { message }, JSON.stringify(value).slice(0, 80));
+  }
 });
 
 test('splitAbsolute and the builders agree', () => {

@@ -1,14 +1,106 @@
-//! Formatting `Content-Disposition` values: the exact length is computed first, then the
-//! header is written into one `String` of that capacity.
+//! Formatting `Content-Disposition` values. The builder writes only what its own
+//! [`Profile::Strict`](super::Profile::Strict) parser reads back as it was given: anything it
+//! cannot write faithfully (a type or parameter name that is not a token, a repeated
+//! parameter, a header over [`MAX_HEADER_LEN`]) is a [`BuildError`], never a rewritten or
+//! unreadable header. The exact length is computed first, then the header is written into one
+//! `String` of that capacity.
 
-use super::date::RFC1123_LEN;
-use super::{is, DateTime, DispositionError, DispositionErrorKind, ATTR, TCHAR};
-use crate::percent::write_escape;
+use super::ext_value::section;
+use super::grammar::{is, is_token, TCHAR};
+use super::{DateTime, MAX_HEADER_LEN, MAX_PARAMS};
+use crate::percent::{encode_into, encoded_len, ATTR_CHAR};
 use alloc::string::String;
+use core::fmt;
 
 /// The most items (filename, parameters, size, dates) one builder holds; they live inline in
 /// the builder so that building allocates exactly once.
+///
+/// ```
+/// use reqparse::disposition::{BuildError, DispositionBuilder, MAX_BUILDER_PARAMS};
+/// let names: Vec<String> = (0..=MAX_BUILDER_PARAMS).map(|i| format!("p{i}")).collect();
+/// let mut b = DispositionBuilder::new("inline");
+/// for name in &names {
+///     b = b.param(name, "v");
+/// }
+/// assert_eq!(b.build(), Err(BuildError::TooManyItems { max: MAX_BUILDER_PARAMS }));
+/// ```
 pub const MAX_BUILDER_PARAMS: usize = 16;
+
+// Each item writes at most two parameters (`filename` and `filename*`), so a built header
+// never holds more than the parser accepts.
+const _: () = assert!(2 * MAX_BUILDER_PARAMS <= MAX_PARAMS);
+
+/// Why [`DispositionBuilder::build`] wrote nothing: the header would not parse back (with
+/// [`Profile::Strict`](super::Profile::Strict)) to what was given. `index` counts the items
+/// in the order they were added (filename, parameters, size and dates alike), from 0.
+///
+/// ```
+/// use reqparse::disposition::{BuildError, DispositionBuilder};
+/// let e = DispositionBuilder::new("attachment").param("filename", "a.txt").filename("b.txt")
+///     .build()
+///     .unwrap_err();
+/// assert_eq!(e, BuildError::DuplicateParam { index: 1 });
+/// assert_eq!(e.to_string(), "item 1 writes a parameter an earlier item already wrote");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// More than `max` ([`MAX_BUILDER_PARAMS`]) items were added.
+    TooManyItems {
+        /// The limit, [`MAX_BUILDER_PARAMS`].
+        max: usize,
+    },
+    /// The disposition type is not a token (RFC 9110 §5.6.2): empty, or holding a space,
+    /// a separator, a control or a non-ASCII character.
+    InvalidType,
+    /// The name of the parameter at `index` is not a token, or is an RFC 2231 section
+    /// (`name*0`, `name*1*`: the builder writes every value whole, and the parser would join
+    /// sections into one value).
+    InvalidParamName {
+        /// The item's position.
+        index: usize,
+    },
+    /// The item at `index` writes a parameter name (ASCII case-insensitively) that an earlier
+    /// item already wrote; a filename claims both `filename` and `filename*`. The Strict parser
+    /// refuses duplicates, and the other profiles would keep only one.
+    DuplicateParam {
+        /// The item's position.
+        index: usize,
+    },
+    /// The header would be `len` bytes, more than `max` ([`MAX_HEADER_LEN`]), which no
+    /// profile parses.
+    TooLong {
+        /// The exact length the header would have.
+        len: usize,
+        /// The limit, [`MAX_HEADER_LEN`].
+        max: usize,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            BuildError::TooManyItems { max } => write!(f, "more than {max} items"),
+            BuildError::InvalidType => f.write_str("disposition type is not a token"),
+            BuildError::InvalidParamName { index } => {
+                write!(f, "parameter name of item {index} is not a token")
+            }
+            BuildError::DuplicateParam { index } => write!(
+                f,
+                "item {index} writes a parameter an earlier item already wrote"
+            ),
+            BuildError::TooLong { len, max } => {
+                write!(
+                    f,
+                    "header would be {len} bytes, longer than the limit of {max}"
+                )
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BuildError {}
 
 #[derive(Clone, Copy, Debug)]
 enum Item<'b> {
@@ -19,20 +111,50 @@ enum Item<'b> {
     Date(&'static str, DateTime),
 }
 
-/// Builds a `Content-Disposition` header value.
+/// A parameter name as the builder writes it: the given name, and whether a `*` follows.
+type Written<'b> = (&'b str, bool);
+
+impl<'b> Item<'b> {
+    /// The parameter names this item claims (a filename claims `filename*` even when it does
+    /// not write it, so that no other item can override the filename).
+    fn names(&self) -> [Option<Written<'b>>; 2] {
+        match *self {
+            Item::HttpFilename("") => [None, None],
+            Item::Filename(_) | Item::HttpFilename(_) => {
+                [Some(("filename", false)), Some(("filename", true))]
+            }
+            Item::Param(name, value) => [Some((name, adds_star(name, value))), None],
+            Item::Size(_) => [Some(("size", false)), None],
+            Item::Date(name, _) => [Some((name, false)), None],
+        }
+    }
+}
+
+/// Whether two written names are the same parameter (ASCII case-insensitive).
+fn same_name(a: Written<'_>, b: Written<'_>) -> bool {
+    fn lower((name, star): Written<'_>) -> impl Iterator<Item = u8> + '_ {
+        name.bytes()
+            .chain(star.then_some(b'*'))
+            .map(|c| c.to_ascii_lowercase())
+    }
+    lower(a).eq(lower(b))
+}
+
+/// Builds a `Content-Disposition` header value that [`Profile::Strict`](super::Profile::Strict)
+/// parses back to the same type, filename and parameters.
 ///
 /// Values are written as a token when they are one, else as a quoted string (`\` and `"`
 /// escaped) when they are printable ASCII, else as an RFC 8187 ext-value `name*=UTF-8''...`.
-/// Bytes of the type or of a parameter name that are not token characters are written as `_`.
+/// What cannot be written faithfully is a [`BuildError`].
 ///
 /// ```
 /// use reqparse::disposition::{ContentDisposition, DispositionBuilder};
-/// let h = DispositionBuilder::new("attachment").filename("€ rates.pdf").size(42).build();
+/// let h = DispositionBuilder::new("attachment").filename("€ rates.pdf").size(42).build()?;
 /// assert_eq!(h, "attachment; filename=\"_ rates.pdf\"; filename*=UTF-8''%E2%82%AC%20rates.pdf; size=42");
 /// assert_eq!(h.capacity(), h.len());
 /// let cd = ContentDisposition::parse_str(&h, Default::default())?;
 /// assert_eq!(cd.filename().as_deref(), Some("€ rates.pdf"));
-/// # Ok::<(), reqparse::disposition::DispositionError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct DispositionBuilder<'b> {
@@ -47,16 +169,24 @@ pub struct DispositionBuilder<'b> {
 trait Out {
     fn str(&mut self, s: &str);
     fn byte(&mut self, b: u8);
+    /// `s` percent-encoded with RFC 8187 attr-chars kept.
+    fn attr_chars(&mut self, s: &str);
 }
 
+/// Counts bytes; saturates, so an absurd length still fails the length check.
 struct Count(usize);
 
 impl Out for Count {
     fn str(&mut self, s: &str) {
-        self.0 += s.len();
+        self.0 = self.0.saturating_add(s.len());
     }
     fn byte(&mut self, _: u8) {
-        self.0 += 1;
+        self.0 = self.0.saturating_add(1);
+    }
+    fn attr_chars(&mut self, s: &str) {
+        // `None` only when the length overflows `usize`: saturate like the other counts.
+        let n = encoded_len(s.as_bytes(), &ATTR_CHAR).unwrap_or(usize::MAX);
+        self.0 = self.0.saturating_add(n);
     }
 }
 
@@ -68,14 +198,19 @@ impl Out for String {
         // Only ASCII is ever written byte by byte.
         self.push(char::from(b));
     }
+    fn attr_chars(&mut self, s: &str) {
+        encode_into(s, &ATTR_CHAR, self);
+    }
 }
 
 impl<'b> DispositionBuilder<'b> {
-    /// Starts a header of disposition type `kind` (`attachment`, `inline`, `form-data`...).
+    /// Starts a header of disposition type `kind` (`attachment`, `inline`, `form-data`...),
+    /// which must be a token.
     ///
     /// ```
-    /// use reqparse::disposition::DispositionBuilder;
-    /// assert_eq!(DispositionBuilder::new("inline").build(), "inline");
+    /// use reqparse::disposition::{BuildError, DispositionBuilder};
+    /// assert_eq!(DispositionBuilder::new("inline").build().as_deref(), Ok("inline"));
+    /// assert_eq!(DispositionBuilder::new("bad type").build(), Err(BuildError::InvalidType));
     /// ```
     pub fn new(kind: &'b str) -> Self {
         DispositionBuilder {
@@ -105,12 +240,10 @@ impl<'b> DispositionBuilder<'b> {
     ///
     /// ```
     /// use reqparse::disposition::DispositionBuilder;
-    /// assert_eq!(DispositionBuilder::new("attachment").filename("a.txt").build(), "attachment; filename=a.txt");
-    /// assert_eq!(DispositionBuilder::new("attachment").filename("a b.txt").build(), "attachment; filename=\"a b.txt\"");
-    /// assert_eq!(
-    ///     DispositionBuilder::new("attachment").filename("100%.txt").build(),
-    ///     "attachment; filename=\"100%.txt\"; filename*=UTF-8''100%25.txt"
-    /// );
+    /// let h = |name| DispositionBuilder::new("attachment").filename(name).build().unwrap();
+    /// assert_eq!(h("a.txt"), "attachment; filename=a.txt");
+    /// assert_eq!(h("a b.txt"), "attachment; filename=\"a b.txt\"");
+    /// assert_eq!(h("100%.txt"), "attachment; filename=\"100%.txt\"; filename*=UTF-8''100%25.txt");
     /// ```
     pub fn filename(self, name: &'b str) -> Self {
         self.push(Item::Filename(name))
@@ -122,20 +255,25 @@ impl<'b> DispositionBuilder<'b> {
     ///
     /// ```
     /// use reqparse::disposition::DispositionBuilder;
-    /// let h = DispositionBuilder::new("inline").http_filename("File?Name.bat").build();
+    /// let h = DispositionBuilder::new("inline").http_filename("File?Name.bat").build()?;
     /// assert_eq!(h, "inline; filename=\"File?Name.bat\"; filename*=UTF-8''File%3FName.bat");
+    /// # Ok::<(), reqparse::disposition::BuildError>(())
     /// ```
     pub fn http_filename(self, name: &'b str) -> Self {
         self.push(Item::HttpFilename(name))
     }
 
-    /// Adds a parameter. A name ending in `*` gets an ext-value; a value that is neither a
-    /// token nor printable ASCII is written as `name*=UTF-8''...`.
+    /// Adds a parameter; `name` must be a token and not an RFC 2231 section (`name*0`). A name
+    /// ending in `*` gets an ext-value; a value that is neither a token nor printable ASCII is
+    /// written as `name*=UTF-8''...`.
     ///
     /// ```
-    /// use reqparse::disposition::DispositionBuilder;
-    /// let h = DispositionBuilder::new("form-data").param("name", "a \"b\"").param("x", "é").build();
+    /// use reqparse::disposition::{BuildError, DispositionBuilder};
+    /// let h = DispositionBuilder::new("form-data").param("name", "a \"b\"").param("x", "é").build()?;
     /// assert_eq!(h, r#"form-data; name="a \"b\""; x*=UTF-8''%C3%A9"#);
+    /// let e = DispositionBuilder::new("form-data").param("", "v").build();
+    /// assert_eq!(e, Err(BuildError::InvalidParamName { index: 0 }));
+    /// # Ok::<(), BuildError>(())
     /// ```
     pub fn param(self, name: &'b str, value: &'b str) -> Self {
         self.push(Item::Param(name, value))
@@ -145,7 +283,7 @@ impl<'b> DispositionBuilder<'b> {
     ///
     /// ```
     /// use reqparse::disposition::DispositionBuilder;
-    /// assert_eq!(DispositionBuilder::new("attachment").size(0).build(), "attachment; size=0");
+    /// assert_eq!(DispositionBuilder::new("attachment").size(0).build().as_deref(), Ok("attachment; size=0"));
     /// ```
     pub fn size(self, n: u64) -> Self {
         self.push(Item::Size(n))
@@ -157,9 +295,10 @@ impl<'b> DispositionBuilder<'b> {
     /// use reqparse::disposition::{DateTime, DispositionBuilder};
     /// let d = DateTime::from_unix_seconds(855764991).unwrap();
     /// assert_eq!(
-    ///     DispositionBuilder::new("attachment").creation_date(d).build(),
+    ///     DispositionBuilder::new("attachment").creation_date(d).build()?,
     ///     "attachment; creation-date=\"Wed, 12 Feb 1997 16:29:51 GMT\""
     /// );
+    /// # Ok::<(), reqparse::disposition::BuildError>(())
     /// ```
     pub fn creation_date(self, d: DateTime) -> Self {
         self.push(Item::Date("creation-date", d))
@@ -171,9 +310,10 @@ impl<'b> DispositionBuilder<'b> {
     /// use reqparse::disposition::{DateTime, DispositionBuilder};
     /// let d = DateTime::from_unix_seconds(0).unwrap();
     /// assert_eq!(
-    ///     DispositionBuilder::new("inline").modification_date(d).build(),
+    ///     DispositionBuilder::new("inline").modification_date(d).build()?,
     ///     "inline; modification-date=\"Thu, 01 Jan 1970 00:00:00 GMT\""
     /// );
+    /// # Ok::<(), reqparse::disposition::BuildError>(())
     /// ```
     pub fn modification_date(self, d: DateTime) -> Self {
         self.push(Item::Date("modification-date", d))
@@ -184,18 +324,21 @@ impl<'b> DispositionBuilder<'b> {
     /// ```
     /// use reqparse::disposition::{DateTime, DispositionBuilder};
     /// let d = DateTime::from_unix_seconds(60).unwrap();
-    /// assert!(DispositionBuilder::new("inline").read_date(d).build().ends_with("00:01:00 GMT\""));
+    /// assert!(DispositionBuilder::new("inline").read_date(d).build()?.ends_with("00:01:00 GMT\""));
+    /// # Ok::<(), reqparse::disposition::BuildError>(())
     /// ```
     pub fn read_date(self, d: DateTime) -> Self {
         self.push(Item::Date("read-date", d))
     }
 
-    /// The exact length [`build`](Self::build) will produce.
+    /// The exact length of the header [`build`](Self::build) writes when it succeeds (also
+    /// computed when it fails: [`BuildError::TooLong`] reports it).
     ///
     /// ```
     /// use reqparse::disposition::DispositionBuilder;
     /// let b = DispositionBuilder::new("attachment").filename("ä");
-    /// assert_eq!(b.encoded_len(), b.build().len());
+    /// assert_eq!(b.encoded_len(), b.build()?.len());
+    /// # Ok::<(), reqparse::disposition::BuildError>(())
     /// ```
     pub fn encoded_len(&self) -> usize {
         let mut c = Count(0);
@@ -203,46 +346,66 @@ impl<'b> DispositionBuilder<'b> {
         c.0
     }
 
-    /// Writes the header: one allocation of exactly the final length.
+    /// Writes the header: every check first, then one allocation of exactly the final length.
     ///
     /// # Errors
-    /// `TooManyParameters` when more than [`MAX_BUILDER_PARAMS`] items were added.
+    /// A [`BuildError`] when the header would not parse back to what was given: more than
+    /// [`MAX_BUILDER_PARAMS`] items, a type or parameter name that is not a token, a parameter
+    /// written twice, or more than [`MAX_HEADER_LEN`] bytes.
     ///
     /// ```
-    /// use reqparse::disposition::DispositionBuilder;
-    /// let mut b = DispositionBuilder::new("inline");
-    /// for _ in 0..=reqparse::disposition::MAX_BUILDER_PARAMS {
-    ///     b = b.size(1);
-    /// }
-    /// assert!(b.try_build().is_err());
+    /// use reqparse::disposition::{BuildError, DispositionBuilder, MAX_HEADER_LEN};
+    /// let h = DispositionBuilder::new("attachment").filename("report.pdf").build()?;
+    /// assert_eq!(h, "attachment; filename=report.pdf");
+    ///
+    /// let long = "é".repeat(3000);
+    /// let e = DispositionBuilder::new("attachment").filename(&long).build().unwrap_err();
+    /// assert_eq!(e, BuildError::TooLong { len: 21_042, max: MAX_HEADER_LEN });
+    /// # Ok::<(), BuildError>(())
     /// ```
-    pub fn try_build(&self) -> Result<String, DispositionError> {
-        if self.overflow {
-            return Err(DispositionError {
-                kind: DispositionErrorKind::TooManyParameters,
-                offset: MAX_BUILDER_PARAMS,
+    pub fn build(&self) -> Result<String, BuildError> {
+        self.check()?;
+        let len = self.encoded_len();
+        if len > MAX_HEADER_LEN {
+            return Err(BuildError::TooLong {
+                len,
+                max: MAX_HEADER_LEN,
             });
         }
-        let mut out = String::with_capacity(self.encoded_len());
+        let mut out = String::with_capacity(len);
         self.emit(&mut out);
-        debug_assert_eq!(out.len(), out.capacity());
+        debug_assert_eq!(out.len(), len);
         Ok(out)
     }
 
-    /// [`try_build`](Self::try_build), returning an empty string when too many items were
-    /// added (the only error).
-    ///
-    /// ```
-    /// use reqparse::disposition::DispositionBuilder;
-    /// let h = DispositionBuilder::new("attachment").filename("report.pdf").build();
-    /// assert_eq!(h, "attachment; filename=report.pdf");
-    /// ```
-    pub fn build(&self) -> String {
-        self.try_build().unwrap_or_default()
+    /// Every check but the length, in the order the items were added.
+    fn check(&self) -> Result<(), BuildError> {
+        if self.overflow {
+            return Err(BuildError::TooManyItems {
+                max: MAX_BUILDER_PARAMS,
+            });
+        }
+        if !is_token(self.kind.as_bytes()) {
+            return Err(BuildError::InvalidType);
+        }
+        let items = || self.items.iter().take(self.len).flatten();
+        for (index, item) in items().enumerate() {
+            if let Item::Param(name, _) = *item {
+                if !is_token(name.as_bytes()) || section(name).is_some() {
+                    return Err(BuildError::InvalidParamName { index });
+                }
+            }
+            let earlier = items().take(index).flat_map(|e| e.names()).flatten();
+            let mut names = item.names().into_iter().flatten();
+            if names.any(|n| earlier.clone().any(|e| same_name(n, e))) {
+                return Err(BuildError::DuplicateParam { index });
+            }
+        }
+        Ok(())
     }
 
     fn emit(&self, out: &mut impl Out) {
-        token_or_underscores(self.kind, out);
+        out.str(self.kind);
         for item in self.items.iter().take(self.len).flatten() {
             match *item {
                 Item::Filename(name) => filename(name, out),
@@ -253,26 +416,13 @@ impl<'b> DispositionBuilder<'b> {
                 }
                 Item::Size(n) => {
                     out.str("; size=");
-                    let mut buf = [0u8; 20];
-                    let mut i = buf.len();
-                    let mut n = n;
-                    loop {
-                        i -= 1;
-                        buf[i] = b'0' + (n % 10) as u8;
-                        n /= 10;
-                        if n == 0 {
-                            break;
-                        }
-                    }
-                    for &b in buf.get(i..).unwrap_or(&[]) {
-                        out.byte(b);
-                    }
+                    decimal(n, out);
                 }
                 Item::Date(name, d) => {
                     out.str("; ");
                     out.str(name);
                     out.str("=\"");
-                    for b in rfc1123(d) {
+                    for b in d.rfc1123() {
                         out.byte(b);
                     }
                     out.byte(b'"');
@@ -282,29 +432,34 @@ impl<'b> DispositionBuilder<'b> {
     }
 }
 
-/// `s` with every character that is not a tchar written as `_` (an empty `s` as `_`).
-fn token_or_underscores(s: &str, out: &mut impl Out) {
-    if s.is_empty() {
-        out.byte(b'_');
-    }
-    for c in s.chars() {
-        match u8::try_from(c) {
-            Ok(b) if is(b, TCHAR) => out.byte(b),
-            _ => out.byte(b'_'),
+/// `n` in decimal, without formatting machinery.
+fn decimal(mut n: u64, out: &mut impl Out) {
+    let mut buf = [0u8; 20];
+    let mut digits = 0;
+    for slot in buf.iter_mut().rev() {
+        *slot = b'0' + (n % 10) as u8;
+        digits += 1;
+        n /= 10;
+        if n == 0 {
+            break;
         }
+    }
+    for &b in crate::bytes::slice(&buf, buf.len() - digits..) {
+        out.byte(b);
     }
 }
 
 fn quoted(s: &str, out: &mut impl Out) {
     out.byte(b'"');
     for part in s.split_inclusive(['"', '\\']) {
-        match part.as_bytes().last() {
-            Some(&q @ (b'"' | b'\\')) => {
-                out.str(part.get(..part.len() - 1).unwrap_or(""));
+        match part.strip_suffix(['"', '\\']) {
+            Some(text) => {
+                out.str(text);
                 out.byte(b'\\');
-                out.byte(q);
+                // The character stripped: the last byte of `part`, ASCII.
+                out.str(crate::bytes::str_slice(part, text.len()..));
             }
-            _ => out.str(part),
+            None => out.str(part),
         }
     }
     out.byte(b'"');
@@ -313,17 +468,7 @@ fn quoted(s: &str, out: &mut impl Out) {
 /// RFC 8187 `UTF-8''` + value-chars: attr-chars as they are, every other byte `%XX`.
 fn ext_value(s: &str, out: &mut impl Out) {
     out.str("UTF-8''");
-    for &b in s.as_bytes() {
-        if is(b, ATTR) {
-            out.byte(b);
-        } else {
-            let mut e = [0u8; 3];
-            write_escape(b, &mut e);
-            for x in e {
-                out.byte(x);
-            }
-        }
-    }
+    out.attr_chars(s);
 }
 
 fn printable(s: &str) -> bool {
@@ -343,7 +488,7 @@ fn plain_safe(s: &str) -> bool {
 fn filename(name: &str, out: &mut impl Out) {
     out.str("; filename=");
     if plain_safe(name) {
-        if name.bytes().all(|b| is(b, TCHAR)) {
+        if is_token(name.as_bytes()) {
             out.str(name);
         } else {
             quoted(name, out);
@@ -409,12 +554,17 @@ fn http_filename(name: &str, out: &mut impl Out) {
     ext_value(name, out);
 }
 
+/// Whether `param(name, value)` is written `name*=` (an ext-value) although `name` has no `*`.
+fn adds_star(name: &str, value: &str) -> bool {
+    !name.ends_with('*') && !is_token(value.as_bytes()) && !printable(value)
+}
+
 fn param(name: &str, value: &str, out: &mut impl Out) {
-    token_or_underscores(name, out);
+    out.str(name);
     if name.ends_with('*') {
         out.byte(b'=');
         ext_value(value, out);
-    } else if !value.is_empty() && value.bytes().all(|b| is(b, TCHAR)) {
+    } else if is_token(value.as_bytes()) {
         out.byte(b'=');
         out.str(value);
     } else if printable(value) {
@@ -426,36 +576,81 @@ fn param(name: &str, value: &str, out: &mut impl Out) {
     }
 }
 
-fn two(n: u8) -> [u8; 2] {
-    [b'0' + n / 10 % 10, b'0' + n % 10]
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `Wed, 12 Feb 1997 16:29:51 GMT` without formatting machinery.
-fn rfc1123(d: DateTime) -> [u8; RFC1123_LEN] {
-    const DAYS: [&[u8; 3]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
-    const MONTHS: [&[u8; 3]; 12] = [
-        b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov",
-        b"Dec",
-    ];
-    let wd = (d.unix_seconds().div_euclid(86_400) + 3).rem_euclid(7) as usize;
-    let (y, (hh, mm, ss)) = (d.year(), d.time());
-    let mut o = [b' '; RFC1123_LEN];
-    o[..3].copy_from_slice(DAYS.get(wd).copied().unwrap_or(b"Mon"));
-    o[3] = b',';
-    o[5..7].copy_from_slice(&two(d.day()));
-    o[8..11].copy_from_slice(
-        MONTHS
-            .get(usize::from(d.month()).wrapping_sub(1))
-            .copied()
-            .unwrap_or(b"Jan"),
-    );
-    o[12..14].copy_from_slice(&two((y / 100) as u8));
-    o[14..16].copy_from_slice(&two((y % 100) as u8));
-    o[17..19].copy_from_slice(&two(hh));
-    o[19] = b':';
-    o[20..22].copy_from_slice(&two(mm));
-    o[22] = b':';
-    o[23..25].copy_from_slice(&two(ss));
-    o[26..29].copy_from_slice(b"GMT");
-    o
+    fn err(b: DispositionBuilder<'_>) -> BuildError {
+        b.build().unwrap_err()
+    }
+
+    #[test]
+    fn what_strict_refuses_is_an_error() {
+        let b = DispositionBuilder::new;
+        assert_eq!(err(b("")), BuildError::InvalidType);
+        assert_eq!(err(b("bad type")), BuildError::InvalidType);
+        assert_eq!(
+            err(b("inline").size(1).param("=", "v")),
+            BuildError::InvalidParamName { index: 1 }
+        );
+        assert_eq!(
+            err(b("inline").param("title*2", "v")),
+            BuildError::InvalidParamName { index: 0 }
+        );
+        let dup = |b: DispositionBuilder<'_>| err(b);
+        assert_eq!(
+            dup(b("a").filename("x").param("FILENAME*", "y")),
+            BuildError::DuplicateParam { index: 1 }
+        );
+        assert_eq!(
+            dup(b("a").param("x", "é").param("x*", "y")),
+            BuildError::DuplicateParam { index: 1 }
+        );
+        assert_eq!(
+            dup(b("a").size(1).param("Size", "2")),
+            BuildError::DuplicateParam { index: 1 }
+        );
+        assert_eq!(
+            dup(b("a").filename("x").http_filename("y")),
+            BuildError::DuplicateParam { index: 1 }
+        );
+        // `x` (a token) and `x*` (an ext-value) are different parameters.
+        assert!(b("a").param("x", "1").param("x", "é").build().is_ok());
+        assert!(b("a").http_filename("").filename("x").build().is_ok());
+    }
+
+    #[test]
+    fn length_limit_is_exact() {
+        let room = MAX_HEADER_LEN - "attachment; filename=".len();
+        let fits = "a".repeat(room);
+        assert_eq!(
+            DispositionBuilder::new("attachment")
+                .filename(&fits)
+                .build()
+                .map(|h| h.len()),
+            Ok(MAX_HEADER_LEN)
+        );
+        let over = "a".repeat(room + 1);
+        assert_eq!(
+            err(DispositionBuilder::new("attachment").filename(&over)),
+            BuildError::TooLong {
+                len: MAX_HEADER_LEN + 1,
+                max: MAX_HEADER_LEN
+            }
+        );
+    }
+
+    #[test]
+    fn decimal_and_dates() {
+        let d = DateTime::from_unix_seconds(855_764_991).unwrap();
+        let h = DispositionBuilder::new("a")
+            .size(u64::MAX)
+            .read_date(d)
+            .build()
+            .unwrap();
+        assert_eq!(
+            h,
+            "a; size=18446744073709551615; read-date=\"Wed, 12 Feb 1997 16:29:51 GMT\""
+        );
+    }
 }

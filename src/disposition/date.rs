@@ -261,7 +261,8 @@ impl<'s> Cursor<'s> {
         while self.peek().is_some_and(|b| b.is_ascii_alphabetic()) {
             self.i += 1;
         }
-        self.b.get(start..self.i).unwrap_or(&[])
+        // `start..self.i` is the run of letters just read.
+        crate::bytes::slice(self.b, start..self.i)
     }
     fn digits(&mut self, min: usize, max: usize) -> Option<(u32, usize)> {
         let start = self.i;
@@ -314,18 +315,49 @@ impl<'s> Cursor<'s> {
     }
 }
 
+impl DateTime {
+    /// `Wed, 12 Feb 1997 16:29:51 GMT` (RFC 1123 / IMF-fixdate) without formatting machinery,
+    /// for the builder's exactly sized output and for `Display`.
+    pub(super) fn rfc1123(&self) -> [u8; RFC1123_LEN] {
+        fn two(n: u32) -> [u8; 2] {
+            [b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8]
+        }
+        let (y, m, d) = self.civil();
+        let (hh, mm, ss) = self.time();
+        // 1970-01-01 was a Thursday (index 3); both indexes are reduced into range.
+        let wd = (self.unix.div_euclid(86_400) + 3).rem_euclid(7) as usize;
+        let day = DAYS[wd % 7].as_bytes();
+        let mon = MONTHS[(m as usize + 11) % 12].as_bytes();
+        let y = y as u32; // 1..=9999, checked by every constructor
+        let parts: [&[u8]; 14] = [
+            day,
+            b", ",
+            &two(d),
+            b" ",
+            mon,
+            b" ",
+            &two(y / 100),
+            &two(y % 100),
+            b" ",
+            &two(u32::from(hh)),
+            b":",
+            &two(u32::from(mm)),
+            b":",
+            &two(u32::from(ss)),
+        ];
+        // The parts fill the first 25 bytes; the template's ` GMT` stays.
+        let mut o = *b"Thu, 01 Jan 1970 00:00:00 GMT";
+        for (slot, &b) in o.iter_mut().zip(parts.iter().copied().flatten()) {
+            *slot = b;
+        }
+        o
+    }
+}
+
 impl fmt::Display for DateTime {
     /// RFC 1123 / IMF-fixdate: `Wed, 12 Feb 1997 16:29:51 GMT`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (y, m, d) = self.civil();
-        let (hh, mm, ss) = self.time();
-        let wd = (self.unix.div_euclid(86_400) + 3).rem_euclid(7) as usize;
-        let day = DAYS.get(wd).copied().unwrap_or("Mon");
-        let mon = MONTHS
-            .get((m as usize).wrapping_sub(1))
-            .copied()
-            .unwrap_or("Jan");
-        write!(f, "{day}, {d:02} {mon} {y:04} {hh:02}:{mm:02}:{ss:02} GMT")
+        f.write_str(crate::bytes::as_str(&self.rfc1123()))
     }
 }
 

@@ -12,8 +12,8 @@ use super::error::{EngineError, EngineErrorKind};
 use super::limits::{ticks, GuestState};
 use super::query_map::QueryMap;
 use super::{
-    ContentDisposition, DispositionProfile, MapOptions, ParseError, Parts, QueryProfile, Shared,
-    Spans,
+    ContentDisposition, DispositionBuildError, DispositionProfile, MapOptions, ParseError, Parts,
+    QueryProfile, Shared, Spans,
 };
 
 /// An instance and its store; dropped whole after a fault.
@@ -281,6 +281,9 @@ impl WasmInspector {
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let header = inspector.format_disposition("attachment", Some("a.txt"), &[])?.unwrap();
     /// assert_eq!(header, "attachment; filename=a.txt");
+    /// // What the builder cannot write faithfully is an error, with the crate's message.
+    /// let e = inspector.format_disposition("bad type", None, &[])?.unwrap_err();
+    /// assert_eq!(e.message, "disposition type is not a token");
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn format_disposition(
@@ -288,7 +291,7 @@ impl WasmInspector {
         disposition_type: &str,
         filename: Option<&str>,
         parameters: &[(&str, &str)],
-    ) -> Result<Result<String, ParseError>, EngineError> {
+    ) -> Result<Result<String, DispositionBuildError>, EngineError> {
         let size = disposition_type.len()
             + filename.map_or(0, str::len)
             + parameters

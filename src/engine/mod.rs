@@ -68,7 +68,9 @@ use bindings::ReqparsePre;
 /// The guest's error: byte offset and message, as the native `QueryError` etc. display them.
 pub use bindings::exports::reqparse::http::types::ParseError;
 /// `disposition` WIT types.
-pub use disposition::{ContentDisposition, Profile as DispositionProfile};
+pub use disposition::{
+    BuildError as DispositionBuildError, ContentDisposition, Profile as DispositionProfile,
+};
 /// `query` WIT types.
 pub use query::{MapOptions, Profile as QueryProfile, Spans};
 /// `uri` WIT types.

@@ -206,7 +206,7 @@ impl wit_disposition::Guest for Component {
         disposition_type: String,
         filename: Option<String>,
         parameters: Vec<(String, String)>,
-    ) -> Result<String, ParseError> {
+    ) -> Result<String, wit_disposition::BuildError> {
         let mut builder = disposition::DispositionBuilder::new(&disposition_type);
         if let Some(filename) = &filename {
             builder = builder.filename(filename);
@@ -214,7 +214,9 @@ impl wit_disposition::Guest for Component {
         for (name, value) in &parameters {
             builder = builder.param(name, value);
         }
-        builder.try_build().map_err(|e| parse_error(e.offset, e))
+        builder.build().map_err(|e| wit_disposition::BuildError {
+            message: e.to_string(),
+        })
     }
 }
 

@@ -631,13 +631,14 @@ pub fn rp_build_relative(path_base: &str, path: &str, query: &str, fragment: &st
     uri::build_relative(path_base, path, query, fragment)
 }
 
-/// `formatContentDisposition`: `params` holds names and values alternately.
+/// `formatContentDisposition`: `params` holds names and values alternately. A builder error
+/// has no input offset: it is thrown as a plain JS `Error` with the crate's message.
 #[wasm_bindgen]
 pub fn rp_format_disposition(
     disposition_type: &str,
     filename: Option<String>,
     params: Vec<String>,
-) -> Option<String> {
+) -> Result<String, JsError> {
     let mut b = disposition::DispositionBuilder::new(disposition_type);
     if let Some(f) = filename.as_deref() {
         b = b.filename(f);
@@ -647,11 +648,5 @@ pub fn rp_format_disposition(
             b = b.param(name, value);
         }
     }
-    match b.try_build() {
-        Ok(s) => Some(s),
-        Err(e) => {
-            build_error(e.offset, e);
-            None
-        }
-    }
+    b.build().map_err(|e| JsError::new(&e.to_string()))
 }

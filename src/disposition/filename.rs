@@ -1,0 +1,241 @@
+//! The effective filename (RFC 6266 §4.3), per profile: which of `filename*`, the RFC 2231
+//! continuation and `filename` wins, and how each is decoded.
+
+use super::charset::{decode_pct, Charset, ExtRules, Invalid};
+use super::encoded_word::{browser_word, decode_2047_words, dotnet_mime, Word};
+use super::ext_value::{decode_ext, section, Sections};
+use super::{strip_quotes, ContentDisposition, Param, Profile, Quoting};
+use alloc::borrow::Cow;
+use alloc::string::String;
+
+/// Options for [`ContentDisposition::filename_with`](super::ContentDisposition::filename_with).
+///
+/// ```
+/// use reqparse::disposition::{ContentDisposition, FilenameOptions};
+/// let cd = ContentDisposition::parse_str(
+///     "attachment; filename=\"=?utf-8?B?w6TDtsO8LnR4dA==?=\"", Default::default())?;
+/// assert_eq!(cd.filename().as_deref(), Some("=?utf-8?B?w6TDtsO8LnR4dA==?="));
+/// let decoded = cd.filename_with(FilenameOptions { decode_2047: true });
+/// assert_eq!(decoded.as_deref(), Some("äöü.txt"));
+/// # Ok::<(), reqparse::disposition::DispositionError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FilenameOptions {
+    /// Decode RFC 2047 encoded-words (`=?charset?B|Q?...?=`) in the plain `filename`, with
+    /// the profile's rules (Strict: RFC 2047 §5/§6; Browser: Chromium's `DecodeWord`; DotNet:
+    /// a whole quoted `B` word, as `TryDecodeMime`). Off by default: returned literally.
+    pub decode_2047: bool,
+}
+
+/// The filename parameters, noted while parsing so that `filename()` need not re-scan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Found<'a> {
+    /// The first `filename`, the first `filename*`, and how many of each there are.
+    plain: Option<Param<'a>>,
+    star: Option<Param<'a>>,
+    plains: usize,
+    stars: usize,
+    /// Whether a `filename*<N>` section exists.
+    continued: bool,
+}
+
+impl<'a> Found<'a> {
+    pub(super) fn note(&mut self, p: Param<'a>) {
+        let n = p.name.as_bytes();
+        if n.len() < 8
+            || !n
+                .get(..8)
+                .is_some_and(|f| f.eq_ignore_ascii_case(b"filename"))
+        {
+            return;
+        }
+        match n.get(8..) {
+            Some(b"") => {
+                self.plains += 1;
+                self.plain = self.plain.or(Some(p));
+            }
+            Some(b"*") => {
+                self.stars += 1;
+                self.star = self.star.or(Some(p));
+            }
+            Some([b'*', ..]) => self.continued = true,
+            _ => {}
+        }
+    }
+}
+
+impl<'a> ContentDisposition<'a> {
+    /// The effective filename (RFC 6266 §4.3) with RFC 2047 words left as they are.
+    /// Borrowed unless something had to be decoded.
+    ///
+    /// ```
+    /// use reqparse::disposition::ContentDisposition;
+    /// let cd = ContentDisposition::parse_str(
+    ///     "attachment; filename*0*=UTF-8''foo-%c3%a4; filename*1=\".html\"", Default::default())?;
+    /// assert_eq!(cd.filename().as_deref(), Some("foo-ä.html"));
+    /// # Ok::<(), reqparse::disposition::DispositionError>(())
+    /// ```
+    pub fn filename(&self) -> Option<Cow<'a, str>> {
+        self.filename_with(FilenameOptions::default())
+    }
+
+    /// The effective filename with options; see [`FilenameOptions`].
+    ///
+    /// - Strict: a valid `filename*` (UTF-8, ISO-8859-1 or US-ASCII, language ignored), else
+    ///   the RFC 2231 continuation `filename*0`, `filename*1*`, ... (numeric order, stopping at
+    ///   a gap; `*N*` parts percent-decoded in part 0's charset), else `filename`.
+    /// - Browser: the first non-empty `filename*`, else the first non-empty decoded `filename`.
+    /// - DotNet: the first `filename*` if it decodes, else the first `filename`.
+    ///
+    /// ```
+    /// use reqparse::disposition::{ContentDisposition, FilenameOptions, Profile};
+    /// let cd = ContentDisposition::parse_str(
+    ///     "attachment; filename==?utf-8?Q?caf=C3=A9.txt?=", Profile::Browser)?;
+    /// let o = FilenameOptions { decode_2047: true };
+    /// assert_eq!(cd.filename_with(o).as_deref(), Some("café.txt"));
+    /// # Ok::<(), reqparse::disposition::DispositionError>(())
+    /// ```
+    pub fn filename_with(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
+        match self.profile {
+            Profile::Strict => self.filename_strict(opts),
+            Profile::Browser => self.filename_browser(opts),
+            Profile::DotNet => self.filename_dotnet(opts),
+        }
+    }
+
+    fn filename_strict(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
+        // Strict has no duplicates: the first is the only one.
+        let Found {
+            plain,
+            star,
+            continued,
+            ..
+        } = self.found;
+        if let Some(s) = star {
+            if s.quoting == Quoting::Token {
+                if let Some(v) = decode_ext(s.raw, ExtRules::Strict) {
+                    return Some(v);
+                }
+            }
+        }
+        if continued {
+            // Only now pay for the section table (a second pass over the parameters).
+            let mut parts = Sections::new();
+            for p in self.params() {
+                if let Some((base, n, encoded)) = section(p.name) {
+                    if base.eq_ignore_ascii_case("filename") {
+                        parts.set(n, p, encoded);
+                    }
+                }
+            }
+            if let Some(v) = parts.join() {
+                return Some(v);
+            }
+        }
+        let p = plain?;
+        let v = p.value();
+        if opts.decode_2047 {
+            if let Some(d) = decode_2047_words(&v) {
+                return Some(Cow::Owned(d));
+            }
+        }
+        Some(v)
+    }
+
+    fn filename_browser(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
+        let f = self.found;
+        if f.plains <= 1 && f.stars <= 1 {
+            // No duplicates: the noted parameters are the only candidates.
+            if let Some(v) = f.star.and_then(|s| decode_ext(s.raw, ExtRules::Browser)) {
+                if !v.is_empty() {
+                    return Some(v);
+                }
+            }
+            let p = f.plain?;
+            return browser_filename(p.value(), opts.decode_2047).filter(|v| !v.is_empty());
+        }
+        // Chromium takes the first *non-empty* of each, so a later duplicate may win.
+        let mut plain: Option<Cow<'a, str>> = None;
+        for p in self.params() {
+            if plain.is_none() && p.name.eq_ignore_ascii_case("filename") {
+                plain = browser_filename(p.value(), opts.decode_2047).filter(|v| !v.is_empty());
+            } else if p.name.eq_ignore_ascii_case("filename*") {
+                if let Some(v) = decode_ext(p.raw, ExtRules::Browser) {
+                    if !v.is_empty() {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        plain
+    }
+
+    fn filename_dotnet(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
+        // NameValueHeaderValue.Find: the first of each name.
+        if let Some(s) = self.found.star {
+            if let Some(v) = decode_ext(s.raw, ExtRules::DotNet) {
+                return Some(v);
+            }
+        }
+        let p = self.found.plain?;
+        if opts.decode_2047 {
+            if let Some(v) = dotnet_mime(p.raw) {
+                return Some(Cow::Owned(v));
+            }
+        }
+        // .NET's GetName only strips the quotes (HeaderUtilities.RemoveQuotes).
+        let raw = p.raw;
+        Some(Cow::Borrowed(if raw.len() > 1 {
+            strip_quotes(raw)
+        } else {
+            raw
+        }))
+    }
+}
+
+/// Chromium's DecodeFilenameValue: words split on whitespace, each whitespace character a
+/// space unless it follows an encoded-word; ASCII words RFC 2047-decoded (when asked) or
+/// %-decoded (must then be UTF-8); other words kept. `None` when a word fails.
+fn browser_filename(v: Cow<'_, str>, decode_2047: bool) -> Option<Cow<'_, str>> {
+    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let simple = !v.contains('%')
+        && !v.contains(['\t', '\n', '\r'])
+        && !v.starts_with(' ')
+        && (!decode_2047 || !v.contains("=?"));
+    if simple {
+        return Some(v);
+    }
+    let mut out = String::with_capacity(v.len());
+    let mut prev_2047 = true;
+    let mut rest: &str = &v;
+    while let Some(c) = rest.chars().next() {
+        if ws(c) {
+            if !prev_2047 {
+                out.push(' ');
+            }
+            rest = crate::bytes::str_slice(rest, c.len_utf8()..);
+            continue;
+        }
+        let end = rest.find(ws).unwrap_or(rest.len());
+        let (word, tail) = rest.split_at(end);
+        rest = tail;
+        prev_2047 = false;
+        if !word.is_ascii() {
+            out.push_str(word);
+            continue;
+        }
+        if decode_2047 {
+            match browser_word(word) {
+                Word::Text(t) => {
+                    out.push_str(&t);
+                    prev_2047 = true;
+                    continue;
+                }
+                Word::Fail => return None,
+                Word::NotEncoded => {}
+            }
+        }
+        out.push_str(&decode_pct(word, Charset::Utf8, Invalid::Fail)?);
+    }
+    Some(Cow::Owned(out))
+}
