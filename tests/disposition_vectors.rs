@@ -76,16 +76,16 @@ fn disposition_format_json() {
                 {
                     failures.push(format!("{source}\n   got  {kind}: {e}\n   want {want}"));
                 }
-                continue;
+                return;
             }
             (Ok(got), None) => got,
             (Ok(got), Some(want)) => {
                 failures.push(format!("{source}: built {got:?}, want the error {want}"));
-                continue;
+                return;
             }
             (Err(e), None) => {
                 failures.push(format!("{source}: build error {e}"));
-                continue;
+                return;
             }
         };
         let want = case["expect"].as_str().expect("expect");
