@@ -30,14 +30,15 @@ pub(crate) const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
     }
 }
 
-/// `bytes[range]`, for a range the caller has already proven in bounds.
+/// `items[range]`, for a range the caller has already proven in bounds (bytes mostly, but any
+/// slice: a parser's own tables of spans too).
 #[inline]
 #[track_caller]
-pub(crate) fn slice<I>(bytes: &[u8], range: I) -> &[u8]
+pub(crate) fn slice<T, I>(items: &[T], range: I) -> &[T]
 where
-    I: SliceIndex<[u8], Output = [u8]>,
+    I: SliceIndex<[T], Output = [T]>,
 {
-    match bytes.get(range) {
+    match items.get(range) {
         Some(s) => s,
         None => {
             debug_assert!(false, "slice out of bounds: a parser invariant is broken");
