@@ -180,7 +180,11 @@ impl<'a> Part<'a> {
         Ok(Cow::Owned(out))
     }
 
-    pub(super) fn decode_string(self, profile: Profile, out: &mut String) -> Result<(), QueryError> {
+    pub(super) fn decode_string(
+        self,
+        profile: Profile,
+        out: &mut String,
+    ) -> Result<(), QueryError> {
         if let (true, Some(t)) = (self.plain, self.text) {
             out.push_str(t);
             return Ok(());
@@ -263,7 +267,10 @@ fn put_valid<S: Sink, E>(
         let pending = slice(chunk, start..);
         let (valid, error) = match core::str::from_utf8(pending) {
             Ok(s) => (s, None),
-            Err(e) => (as_str(slice(pending, ..e.valid_up_to())), Some(e.error_len())),
+            Err(e) => (
+                as_str(slice(pending, ..e.valid_up_to())),
+                Some(e.error_len()),
+            ),
         };
         if !valid.is_empty() && !sink.put(valid) {
             return Ok(Flow::Stopped);

@@ -356,4 +356,3 @@ impl<'m> Iterator for Iter<'m> {
 }
 
 impl ExactSizeIterator for Iter<'_> {}
-
