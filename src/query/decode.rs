@@ -44,49 +44,40 @@ pub(super) trait Sink {
     }
 }
 
-impl Sink for String {
-    #[inline]
-    fn put(&mut self, s: &str) -> bool {
-        self.push_str(s);
-        true
-    }
+/// `String` and `Vec<u8>` are sinks alike: append, and truncate back to a mark. Only how
+/// text and an ASCII byte are appended differs.
+macro_rules! buffer_sink {
+    ($buffer:ty, $append:ident($text:path), $push:ident($ascii:path)) => {
+        impl Sink for $buffer {
+            #[inline]
+            fn put(&mut self, s: &str) -> bool {
+                self.$append($text(s));
+                true
+            }
 
-    fn mark(&self) -> usize {
-        self.len()
-    }
+            fn mark(&self) -> usize {
+                self.len()
+            }
 
-    fn reset(&mut self, mark: usize) {
-        self.truncate(mark);
-    }
+            fn reset(&mut self, mark: usize) {
+                self.truncate(mark);
+            }
 
-    #[inline]
-    fn put_ascii(&mut self, b: u8) -> bool {
-        self.push(char::from(b));
-        true
-    }
+            #[inline]
+            fn put_ascii(&mut self, b: u8) -> bool {
+                self.$push($ascii(b));
+                true
+            }
+        }
+    };
 }
 
-impl Sink for Vec<u8> {
-    #[inline]
-    fn put(&mut self, s: &str) -> bool {
-        self.extend_from_slice(s.as_bytes());
-        true
-    }
-
-    fn mark(&self) -> usize {
-        self.len()
-    }
-
-    fn reset(&mut self, mark: usize) {
-        self.truncate(mark);
-    }
-
-    #[inline]
-    fn put_ascii(&mut self, b: u8) -> bool {
-        self.push(b);
-        true
-    }
-}
+buffer_sink!(String, push_str(core::convert::identity), push(char::from));
+buffer_sink!(
+    Vec<u8>,
+    extend_from_slice(str::as_bytes),
+    push(core::convert::identity)
+);
 
 /// Compares decoded text against an expected string as it is produced, so that
 /// [`Pair::name_eq`](super::Pair::name_eq) allocates nothing.
@@ -165,6 +156,20 @@ pub(super) struct Part<'a> {
 }
 
 impl<'a> Part<'a> {
+    pub(super) const fn new(
+        raw: &'a [u8],
+        text: Option<&'a str>,
+        offset: usize,
+        plain: bool,
+    ) -> Self {
+        Part {
+            raw,
+            text,
+            offset,
+            plain,
+        }
+    }
+
     pub(super) fn decode_cow(self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
         if self.plain {
             if let Some(t) = self.text {
@@ -525,9 +530,18 @@ fn decode_ill_formed<S: Sink>(
 #[cfg(test)]
 mod tests {
     use super::super::tests::whatwg;
-    use super::super::{pairs, Pairs};
+    use super::super::{pairs, Pair, Pairs};
     use super::*;
     use alloc::format;
+
+    /// A pair's value under each profile: the Whatwg and DotNet text, Strict's error offset.
+    fn profiles(pair: Pair<'_>) -> (String, String, usize) {
+        (
+            pair.decode_value(Profile::Whatwg).unwrap().into_owned(),
+            pair.decode_value(Profile::DotNet).unwrap().into_owned(),
+            pair.decode_value(Profile::Strict).unwrap_err().offset,
+        )
+    }
 
     #[test]
     fn escape_runs_span_chunks() {
@@ -536,15 +550,14 @@ mod tests {
         let v = format!("a={s}");
         assert_eq!(whatwg(&v)[0].1, "€".repeat(34));
         let bad = format!("a=x{}%E2%82", "%41".repeat(62));
-        assert_eq!(whatwg(&bad)[0].1, format!("x{}\u{FFFD}", "A".repeat(62)));
-        let p = pairs(&bad).next().unwrap();
+        let a62 = "A".repeat(62);
         assert_eq!(
-            p.decode_value(Profile::DotNet).unwrap(),
-            format!("x{}%E2%82", "A".repeat(62))
-        );
-        assert_eq!(
-            p.decode_value(Profile::Strict).unwrap_err().offset,
-            3 + 62 * 3
+            profiles(pairs(&bad).next().unwrap()),
+            (
+                format!("x{a62}\u{FFFD}"),
+                format!("x{a62}%E2%82"),
+                3 + 62 * 3
+            )
         );
     }
 
@@ -553,30 +566,21 @@ mod tests {
         // Raw invalid bytes force the ill-formed decoder; a raw continuation after an escape
         // lead byte completes it, as in WHATWG's byte-level decode.
         let pair = Pairs::new(b"a=%C3\xA9\xFF%FF+").next().unwrap();
-        assert_eq!(
-            pair.decode_value(Profile::Whatwg).unwrap(),
-            "é\u{FFFD}\u{FFFD} "
-        );
-        assert_eq!(pair.decode_value(Profile::DotNet).unwrap(), "é\u{FFFD}%FF ");
-        assert_eq!(pair.decode_value(Profile::Strict).unwrap_err().offset, 6);
+        let want = ("é\u{FFFD}\u{FFFD} ".into(), "é\u{FFFD}%FF ".into(), 6);
+        assert_eq!(profiles(pair), want);
     }
 
     #[test]
     fn well_formed_decoder_carries_sequences_across_chunks() {
-        // A 2-byte character cut by the 256-byte buffer boundary, and an invalid byte in the
+        // A 2-byte character cut by the 256-byte buffer boundary, then an invalid byte in the
         // second chunk, which makes the well-formed decoder give up after a whole chunk.
-        let v = format!("a={}%C3%A9", "x".repeat(WELL_FORMED_CHUNK - 1));
-        assert_eq!(whatwg(&v)[0].1, format!("{}é", "x".repeat(255)));
+        let x = "x".repeat(WELL_FORMED_CHUNK - 1);
+        let v = format!("a={x}%C3%A9");
+        assert_eq!(whatwg(&v)[0].1, format!("{x}é"));
         let bad = format!("{v}%FF");
-        let p = pairs(&bad).next().unwrap();
-        assert_eq!(
-            p.decode_value(Profile::DotNet).unwrap(),
-            format!("{}é%FF", "x".repeat(255))
-        );
-        assert_eq!(
-            p.decode_value(Profile::Strict).unwrap_err().offset,
-            bad.len() - 3
-        );
-        assert!(!p.name_eq_with(Profile::Whatwg, "b"));
+        let pair = pairs(&bad).next().unwrap();
+        let want = (format!("{x}é\u{FFFD}"), format!("{x}é%FF"), bad.len() - 3);
+        assert_eq!(profiles(pair), want);
+        assert!(!pair.name_eq_with(Profile::Whatwg, "b"));
     }
 }

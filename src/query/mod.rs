@@ -95,14 +95,13 @@ impl core::str::FromStr for Profile {
 
     /// Parses a name written by [`Profile::as_str`] (exactly, lowercase).
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        match name {
-            "whatwg" => Ok(Profile::Whatwg),
-            "dotnet" => Ok(Profile::DotNet),
-            "strict" => Ok(Profile::Strict),
-            _ => Err(crate::UnknownProfile {
+        // The names are `as_str`'s, so the two cannot drift apart.
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.as_str() == name)
+            .ok_or(crate::UnknownProfile {
                 expected: "whatwg, dotnet, strict",
-            }),
-        }
+            })
     }
 }
 
@@ -395,21 +394,12 @@ impl<'a> Pair<'a> {
     }
 
     fn name_part(&self) -> Part<'a> {
-        Part {
-            raw: self.name,
-            text: self.text.map(|t| t.0),
-            offset: self.offset,
-            plain: self.plain.0,
-        }
+        Part::new(self.name, self.text.map(|t| t.0), self.offset, self.plain.0)
     }
 
     fn value_part(&self) -> Part<'a> {
-        Part {
-            raw: self.value,
-            text: self.text.map(|t| t.1),
-            offset: self.value_offset,
-            plain: self.plain.1,
-        }
+        let text = self.text.map(|t| t.1);
+        Part::new(self.value, text, self.value_offset, self.plain.1)
     }
 
     /// The decoded name; borrows the input when there is nothing to decode.
