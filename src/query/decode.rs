@@ -15,9 +15,11 @@
 //!   byte remembers where in the input it came from, so the profile can write it back
 //!   (DotNet) or report its offset (Strict).
 //!
-//! All three hand decoded bytes to the sink through [`put_valid`], the one loop that
-//! validates a chunk and passes each maximal invalid subpart to a policy: the well-formed
-//! decoder's gives up, the others' is [`Profile::put_invalid`].
+//! Decoded bytes are validated in one place, [`put_valid`]: it hands a chunk's UTF-8 runs to the
+//! sink and each maximal invalid subpart to a policy. The well-formed decoder's policy gives up;
+//! the ill-formed decoder's is the profile's, [`Profile::put_invalid`]. (The text decoder
+//! validates nothing itself: its raw runs are text already, and it decodes whole escaped
+//! characters directly.)
 #![forbid(unsafe_code)]
 
 use alloc::borrow::Cow;

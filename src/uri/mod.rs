@@ -43,7 +43,8 @@ use host::{parse_host, IdnScratch};
 // Byte classes
 // ---------------------------------------------------------------------------------------------
 
-// What a path keeps (RFC 3986 §3.3 `pchar` and `/`) is the percent toolbox's `PATH` set.
+// What a path keeps (RFC 3986 §3.3 `pchar` and `/`) is the percent toolbox's `PATH` set, the
+// one encoder every module shares; these classes are for checking, not for escaping.
 
 /// May follow the first letter of a scheme (RFC 3986 §3.1).
 const SCHEME: u8 = 1 << 0;
@@ -75,8 +76,8 @@ const fn classes() -> [u8; 256] {
     set(&mut t, b"!$&'()*+,;=", REG_NAME | IPV_FUTURE);
     // `:` separates IPv6 groups and may follow an IPvFuture's `.`.
     set(&mut t, b":", IPV6 | IPV_FUTURE);
-    // Everything else (controls, space, `"` `#` `%` `<` `>` `?` `[` `\` `]` `^` `` ` `` `{`
-    // `|` `}`, DEL and every non-ASCII byte) is in no class.
+    // Everything else (controls, space, `"` `#` `%` `/` `<` `>` `?` `@` `[` `\` `]` `^` `` ` ``
+    // `{` `|` `}`, DEL and every non-ASCII byte) is in no class.
     t
 }
 
@@ -86,6 +87,7 @@ static CLASS: [u8; 256] = classes();
 fn is(b: u8, class: u8) -> bool {
     CLASS[b as usize] & class != 0
 }
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------------
