@@ -158,6 +158,7 @@ pub(super) struct Part<'a> {
 }
 
 impl<'a> Part<'a> {
+    /// One constructor for both parts of a [`Pair`](super::Pair), so each is one line there.
     pub(super) const fn new(
         raw: &'a [u8],
         text: Option<&'a str>,
@@ -172,6 +173,7 @@ impl<'a> Part<'a> {
         }
     }
 
+    /// The decoded text, borrowed when decoding would change nothing.
     pub(super) fn decode_cow(self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
         if self.plain {
             if let Some(t) = self.text {
@@ -187,6 +189,8 @@ impl<'a> Part<'a> {
         Ok(Cow::Owned(out))
     }
 
+    /// Appends the decoded text to `out`; on error `out` is left as it was (the decoders may
+    /// have written a prefix).
     pub(super) fn decode_string(
         self,
         profile: Profile,

@@ -65,6 +65,13 @@ pub enum Profile {
 
 impl Profile {
     /// Every profile, the default first.
+    ///
+    /// ```
+    /// use reqparse::query::Profile;
+    /// assert_eq!(Profile::ALL[0], Profile::default());
+    /// let names: Vec<_> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+    /// assert_eq!(names, ["whatwg", "dotnet", "strict"]);
+    /// ```
     pub const ALL: [Profile; 3] = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
 
     /// The profile's name in every face (CLI flag, JSON vectors, WIT, JS): `whatwg`, `dotnet`, `strict`.

@@ -8,6 +8,17 @@ use alloc::vec::Vec;
 use super::{Pairs, Profile, QueryError, QueryErrorKind};
 
 /// Marks a span that points into `out` (decoded text) rather than into the input.
+///
+/// ```
+/// use reqparse::query::{decode_spans, Profile, SPAN_DECODED};
+///
+/// let (mut out, mut spans) = (Vec::new(), Vec::new());
+/// decode_spans(b"a%21", Profile::Whatwg, &mut out, &mut spans)?;
+/// assert!(spans[0] & SPAN_DECODED != 0);
+/// let (start, end) = ((spans[0] & !SPAN_DECODED) as usize, (spans[1] & !SPAN_DECODED) as usize);
+/// assert_eq!(&out[start..end], b"a!");
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
 pub const SPAN_DECODED: u32 = 1 << 31;
 
 /// Decodes every pair of `input` into `out` and describes them in `spans`, reusing the
