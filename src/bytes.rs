@@ -3,7 +3,7 @@
 //! - **Class tables**: each parser classifies bytes with one 256-entry table of bit flags,
 //!   built in `const` context by [`set`] and [`set_range`], one call per row of the grammar,
 //!   each commented with the characters it covers (httparse's habit).
-//! - **Checked slicing**: a parser that has already checked its bounds slices with [`slice`]
+//! - **Checked slicing**: a parser that has already checked its bounds slices with [`slice()`]
 //!   and [`str_slice`] instead of indexing. A broken invariant is then a `debug_assert!`
 //!   failure, which the property tests and fuzzers run with, and an empty slice in release,
 //!   never a panic in a user's server. Plain `.get(..).unwrap_or_default()` would hide the

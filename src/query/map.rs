@@ -70,6 +70,8 @@ struct Group {
 /// 6.9–7.9 µs vs 12.7–13.5 µs; 16: 13.5–19.6 µs vs 13.5–17.3 µs; two runs). Below that,
 /// re-enumerate; above it, parse once and use [`QueryMap::get`].
 ///
+/// [`Pair::name_eq`]: super::Pair::name_eq
+///
 /// ```
 /// use reqparse::query::{MapOptions, QueryMap};
 ///

@@ -521,7 +521,7 @@ impl<'a> Pair<'a> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
     use alloc::vec::Vec;
 
