@@ -3,7 +3,7 @@
 //! - **Class tables**: each parser classifies bytes with one 256-entry table of bit flags,
 //!   built in `const` context by [`set`] and [`set_range`], one call per row of the grammar,
 //!   each commented with the characters it covers (httparse's habit).
-//! - **Checked slicing**: a parser that has already checked its bounds slices with [`slice`]
+//! - **Checked slicing**: a parser that has already checked its bounds slices with [`slice()`]
 //!   and [`str_slice`] instead of indexing. A broken invariant is then a `debug_assert!`
 //!   failure, which the property tests and fuzzers run with, and an empty slice in release,
 //!   never a panic in a user's server. Plain `.get(..).unwrap_or_default()` would hide the
@@ -30,14 +30,15 @@ pub(crate) const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
     }
 }
 
-/// `bytes[range]`, for a range the caller has already proven in bounds.
+/// `items[range]`, for a range the caller has already proven in bounds (bytes mostly, but any
+/// slice: a parser's own tables of spans too).
 #[inline]
 #[track_caller]
-pub(crate) fn slice<I>(bytes: &[u8], range: I) -> &[u8]
+pub(crate) fn slice<T, I>(items: &[T], range: I) -> &[T]
 where
-    I: SliceIndex<[u8], Output = [u8]>,
+    I: SliceIndex<[T], Output = [T]>,
 {
-    match bytes.get(range) {
+    match items.get(range) {
         Some(s) => s,
         None => {
             debug_assert!(false, "slice out of bounds: a parser invariant is broken");

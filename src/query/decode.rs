@@ -1,0 +1,592 @@
+//! Decoding a name or value: `+` to space, `%XX` to its byte, then the bytes to UTF-8 text
+//! with the [`Profile`]'s answer to bad input.
+//!
+//! Three decoders, tried in this order, each named for the input it is for:
+//!
+//! - [`decode_well_formed`]: input whose decoded bytes are UTF-8 (and, under
+//!   [`Profile::Strict`], with no malformed `%`), which is where the profiles agree. Nearly
+//!   every query is such input, so this is the hot path: decode into a stack buffer,
+//!   validate a whole buffer at a time, and give up (the caller starts again below) at the
+//!   first byte that needs a profile's decision.
+//! - [`decode_text_with_bad_escapes`]: text (already UTF-8) whose escapes decode to bytes that
+//!   are not UTF-8, or hold a malformed `%` under Strict. Raw runs go to the sink as they are;
+//!   only the escape runs that do not spell whole characters take the next decoder.
+//! - [`decode_ill_formed`]: raw bytes that are not UTF-8, and those escape runs. Each decoded
+//!   byte remembers where in the input it came from, so the profile can write it back
+//!   (DotNet) or report its offset (Strict).
+//!
+//! Decoded bytes are validated in one place, [`put_valid`]: it hands a chunk's UTF-8 runs to the
+//! sink and each maximal invalid subpart to a policy. The well-formed decoder's policy gives up;
+//! the ill-formed decoder's is the profile's, [`Profile::put_invalid`]. (The text decoder
+//! validates nothing itself: its raw runs are text already, and it decodes whole escaped
+//! characters directly.)
+#![forbid(unsafe_code)]
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Profile, QueryError, QueryErrorKind, CLASS, ESCAPES, PLUS};
+use crate::bytes::{as_str, slice, str_slice};
+use crate::percent::{escape_at, escape_run_len};
+
+/// Where decoded text goes. `put` returns `false` to stop early (a comparison that failed).
+pub(super) trait Sink {
+    fn put(&mut self, s: &str) -> bool;
+
+    /// A point to come back to when the well-formed decoder gives up half-way.
+    fn mark(&self) -> usize;
+
+    fn reset(&mut self, mark: usize);
+
+    /// `b` is ASCII.
+    #[inline]
+    fn put_ascii(&mut self, b: u8) -> bool {
+        self.put(char::from(b).encode_utf8(&mut [0; 4]))
+    }
+}
+
+/// `String` and `Vec<u8>` are sinks alike: append, and truncate back to a mark. Only how
+/// text and an ASCII byte are appended differs.
+macro_rules! buffer_sink {
+    ($buffer:ty, $append:ident($text:path), $push:ident($ascii:path)) => {
+        impl Sink for $buffer {
+            #[inline]
+            fn put(&mut self, s: &str) -> bool {
+                self.$append($text(s));
+                true
+            }
+
+            fn mark(&self) -> usize {
+                self.len()
+            }
+
+            fn reset(&mut self, mark: usize) {
+                self.truncate(mark);
+            }
+
+            #[inline]
+            fn put_ascii(&mut self, b: u8) -> bool {
+                self.$push($ascii(b));
+                true
+            }
+        }
+    };
+}
+
+buffer_sink!(String, push_str(core::convert::identity), push(char::from));
+buffer_sink!(
+    Vec<u8>,
+    extend_from_slice(str::as_bytes),
+    push(core::convert::identity)
+);
+
+/// Compares decoded text against an expected string as it is produced, so that
+/// [`Pair::name_eq`](super::Pair::name_eq) allocates nothing.
+pub(super) struct EqSink<'t> {
+    expected: &'t [u8],
+    matched: usize,
+}
+
+impl<'t> EqSink<'t> {
+    pub(super) fn new(expected: &'t str) -> Self {
+        EqSink {
+            expected: expected.as_bytes(),
+            matched: 0,
+        }
+    }
+
+    /// Whether everything expected was produced (a prefix is not a match).
+    pub(super) fn matched_all(&self) -> bool {
+        self.matched == self.expected.len()
+    }
+}
+
+impl Sink for EqSink<'_> {
+    #[inline]
+    fn put(&mut self, s: &str) -> bool {
+        let end = self.matched + s.len();
+        // A real "maybe": the decoded text may run past what is expected.
+        if self.expected.get(self.matched..end) == Some(s.as_bytes()) {
+            self.matched = end;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn mark(&self) -> usize {
+        self.matched
+    }
+
+    fn reset(&mut self, mark: usize) {
+        self.matched = mark;
+    }
+}
+
+/// Counts decoded bytes (the map's exact size bound).
+pub(super) struct CountSink(pub(super) usize);
+
+impl Sink for CountSink {
+    #[inline]
+    fn put(&mut self, s: &str) -> bool {
+        self.0 = self.0.saturating_add(s.len());
+        true
+    }
+
+    fn mark(&self) -> usize {
+        self.0
+    }
+
+    fn reset(&mut self, mark: usize) {
+        self.0 = mark;
+    }
+}
+
+const REPLACEMENT: &str = "\u{FFFD}";
+
+/// A name or value with what the scan learnt about it.
+#[derive(Clone, Copy)]
+pub(super) struct Part<'a> {
+    pub(super) raw: &'a [u8],
+    /// `raw` as text, when the input was a `&str`.
+    pub(super) text: Option<&'a str>,
+    /// Where `raw` starts in the whole input.
+    pub(super) offset: usize,
+    /// No `+` and no `%`: decoding changes nothing.
+    pub(super) plain: bool,
+}
+
+impl<'a> Part<'a> {
+    /// One constructor for both parts of a [`Pair`](super::Pair), so each is one line there.
+    pub(super) const fn new(
+        raw: &'a [u8],
+        text: Option<&'a str>,
+        offset: usize,
+        plain: bool,
+    ) -> Self {
+        Part {
+            raw,
+            text,
+            offset,
+            plain,
+        }
+    }
+
+    /// The decoded text, borrowed when decoding would change nothing.
+    pub(super) fn decode_cow(self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
+        if self.plain {
+            if let Some(t) = self.text {
+                return Ok(Cow::Borrowed(t));
+            }
+            if let Ok(t) = core::str::from_utf8(self.raw) {
+                return Ok(Cow::Borrowed(t));
+            }
+        }
+        // Decoding never makes valid UTF-8 input longer, so one allocation is enough for it.
+        let mut out = String::with_capacity(self.raw.len());
+        self.decode_to(profile, &mut out)?;
+        Ok(Cow::Owned(out))
+    }
+
+    /// Appends the decoded text to `out`; on error `out` is left as it was (the decoders may
+    /// have written a prefix).
+    pub(super) fn decode_string(
+        self,
+        profile: Profile,
+        out: &mut String,
+    ) -> Result<(), QueryError> {
+        if let (true, Some(t)) = (self.plain, self.text) {
+            out.push_str(t);
+            return Ok(());
+        }
+        let before = out.len();
+        let r = self.decode_to(profile, out).map(|_| ());
+        if r.is_err() {
+            out.truncate(before);
+        }
+        r
+    }
+
+    /// The decoded bytes, before any UTF-8 check: what every profile starts from.
+    pub(super) fn decode_bytes(self) -> Cow<'a, [u8]> {
+        if self.plain {
+            return Cow::Borrowed(self.raw);
+        }
+        let raw = self.raw;
+        let mut out = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while let Some(&b) = raw.get(i) {
+            let (v, width) = decode_at(raw, i, b).unwrap_or((b'%', 1));
+            out.push(v);
+            i += width;
+        }
+        Cow::Owned(out)
+    }
+
+    /// Decodes into `sink`; `Ok(false)` means the sink stopped early.
+    pub(super) fn decode_to<S: Sink>(
+        self,
+        profile: Profile,
+        sink: &mut S,
+    ) -> Result<bool, QueryError> {
+        let mark = sink.mark();
+        if let Some(done) = decode_well_formed(self.raw, profile == Profile::Strict, sink) {
+            return Ok(done);
+        }
+        // Bad input: start again with a decoder that knows where every decoded byte came from.
+        sink.reset(mark);
+        match self.text.or_else(|| core::str::from_utf8(self.raw).ok()) {
+            Some(t) => decode_text_with_bad_escapes(t, self.offset, profile, sink),
+            None => decode_ill_formed(self.raw, self.offset, profile, sink),
+        }
+    }
+}
+
+/// What the input byte `b` at `raw[i]` decodes to, and how many input bytes that takes; `None`
+/// for a `%` that starts no valid escape (a literal `%` or an error, as the profile says).
+#[inline(always)]
+fn decode_at(raw: &[u8], i: usize, b: u8) -> Option<(u8, usize)> {
+    match CLASS[usize::from(b)] & ESCAPES {
+        0 => Some((b, 1)),
+        PLUS => Some((b' ', 1)),
+        _ => raw.get(i..).and_then(escape_at).map(|v| (v, 3)),
+    }
+}
+
+/// What [`put_valid`] did with a chunk.
+enum Flow {
+    /// The sink took the first this many bytes; the rest (an incomplete UTF-8 sequence at the
+    /// end of a chunk that is not the last) waits for the next chunk.
+    Took(usize),
+    /// The sink stopped early.
+    Stopped,
+}
+
+/// THE validation loop: hands the UTF-8 runs of `chunk` (decoded bytes) to `sink` and each
+/// maximal invalid subpart (`chunk[start..start + len]`, as WHATWG's UTF-8 decode splits them)
+/// to `invalid`, which writes what replaces it (`Ok(false)`: the sink stopped) or fails.
+#[inline]
+fn put_valid<S: Sink, E>(
+    chunk: &[u8],
+    last: bool,
+    sink: &mut S,
+    mut invalid: impl FnMut(&mut S, usize, usize) -> Result<bool, E>,
+) -> Result<Flow, E> {
+    let mut start = 0;
+    loop {
+        let pending = slice(chunk, start..);
+        let (valid, error) = match core::str::from_utf8(pending) {
+            Ok(s) => (s, None),
+            Err(e) => (
+                as_str(slice(pending, ..e.valid_up_to())),
+                Some(e.error_len()),
+            ),
+        };
+        if !valid.is_empty() && !sink.put(valid) {
+            return Ok(Flow::Stopped);
+        }
+        start += valid.len();
+        let bad = match error {
+            None => return Ok(Flow::Took(chunk.len())),
+            Some(Some(len)) => len,
+            // An incomplete sequence at the end of a chunk may go on in the next one.
+            Some(None) if !last => return Ok(Flow::Took(start)),
+            Some(None) => chunk.len() - start,
+        };
+        if !invalid(sink, start, bad)? {
+            return Ok(Flow::Stopped);
+        }
+        start += bad;
+    }
+}
+
+impl Profile {
+    /// A `%` at `at` that starts no valid escape: a literal `%`, or (Strict) an error.
+    #[inline]
+    fn malformed_escape(self, at: usize) -> Result<(), QueryError> {
+        match self {
+            Profile::Strict => Err(QueryError::new(QueryErrorKind::InvalidEscape, at)),
+            Profile::Whatwg | Profile::DotNet => Ok(()),
+        }
+    }
+
+    /// The policy for one maximal invalid subpart of decoded bytes, the one thing profiles
+    /// disagree on. `from` holds where in `raw` each of its bytes was decoded from; `raw`
+    /// starts at byte `base` of the whole input. `Ok(false)`: the sink stopped.
+    fn put_invalid<S: Sink>(
+        self,
+        raw: &[u8],
+        from: &[usize],
+        base: usize,
+        sink: &mut S,
+    ) -> Result<bool, QueryError> {
+        match self {
+            // One U+FFFD per maximal subpart, as `URLSearchParams` decodes.
+            Profile::Whatwg => Ok(sink.put(REPLACEMENT)),
+            // Escapes stay as written (`Uri.UnescapeDataString`); a raw byte can only be
+            // shown as U+FFFD, one per run of them, as a .NET string decode would.
+            Profile::DotNet => {
+                let mut replaced = false;
+                for &at in from {
+                    let ok = match raw.get(at..at + 3) {
+                        // A `%` that is no valid escape decodes to itself, which is never
+                        // invalid: this is a whole escape, so ASCII.
+                        Some(escape @ [b'%', ..]) => {
+                            replaced = false;
+                            sink.put(as_str(escape))
+                        }
+                        _ if replaced => true,
+                        _ => {
+                            replaced = true;
+                            sink.put(REPLACEMENT)
+                        }
+                    };
+                    if !ok {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Profile::Strict => {
+                // `put_valid` never reports an empty subpart.
+                let first = from.first().copied();
+                debug_assert!(first.is_some(), "an invalid subpart has a byte");
+                let at = base + first.unwrap_or(0);
+                Err(QueryError::new(QueryErrorKind::InvalidUtf8, at))
+            }
+        }
+    }
+}
+
+/// The well-formed decoder's stack buffer: most names and values fit in one chunk.
+const WELL_FORMED_CHUNK: usize = 256;
+
+/// Decodes input whose decoded bytes are UTF-8, the same in every profile (see the module
+/// documentation). `None` means the input needs a profile's decision (decoded bytes that are
+/// not UTF-8, or a malformed escape under Strict); the sink may then hold a prefix, which the
+/// caller discards.
+fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option<bool> {
+    let mut buf = [0u8; WELL_FORMED_CHUNK];
+    let mut n = 0;
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        let (v, width) = match decode_at(raw, i, b) {
+            Some(decoded) => decoded,
+            None if strict => return None,
+            None => (b'%', 1),
+        };
+        i += width;
+        // A full buffer is flushed right below, so the slot always exists.
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = v;
+        }
+        n += 1;
+        if n == WELL_FORMED_CHUNK {
+            match put_valid(&buf, false, sink, give_up).ok()? {
+                Flow::Stopped => return Some(false),
+                Flow::Took(took) => {
+                    buf.copy_within(took..n, 0);
+                    n -= took;
+                }
+            }
+        }
+    }
+    match put_valid(slice(&buf, ..n), true, sink, give_up).ok()? {
+        Flow::Stopped => Some(false),
+        Flow::Took(_) => Some(true),
+    }
+}
+
+/// The well-formed decoder's policy: any invalid byte hands the input to the other decoders.
+#[inline]
+fn give_up<S>(_: &mut S, _: usize, _: usize) -> Result<bool, ()> {
+    Err(())
+}
+
+/// Decodes text (valid UTF-8) that the well-formed decoder gave up on. Raw runs go to the sink
+/// as they are and only runs of consecutive `%XX` escapes need UTF-8 validation. A raw run
+/// always starts on a character boundary, so an incomplete sequence at the end of an escape
+/// run is invalid whatever follows: handling each escape run on its own gives exactly the
+/// WHATWG byte-stream result.
+fn decode_text_with_bad_escapes<S: Sink>(
+    text: &str,
+    base: usize,
+    profile: Profile,
+    sink: &mut S,
+) -> Result<bool, QueryError> {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let class = CLASS[usize::from(b)];
+        if class & ESCAPES == 0 {
+            i += 1;
+            continue;
+        }
+        // `run` and `i` sit at ASCII bytes (or just past whole escapes): char boundaries.
+        if run < i && !sink.put(str_slice(text, run..i)) {
+            return Ok(false);
+        }
+        let rest = slice(bytes, i..);
+        let (ok, width) = if class == PLUS {
+            (sink.put_ascii(b' '), 1)
+        } else {
+            match escape_at(rest) {
+                None => {
+                    profile.malformed_escape(base + i)?;
+                    (sink.put_ascii(b'%'), 1)
+                }
+                Some(v) if v < 0x80 => (sink.put_ascii(v), 3),
+                Some(v) => match escaped_char(v, rest) {
+                    Some((c, width)) => (sink.put(c.encode_utf8(&mut [0; 4])), width),
+                    // Not a whole valid sequence: the profile decides over the escape run.
+                    None => {
+                        let width = 3 * escape_run_len(rest);
+                        let escapes = slice(rest, ..width);
+                        (decode_ill_formed(escapes, base + i, profile, sink)?, width)
+                    }
+                },
+            }
+        };
+        if !ok {
+            return Ok(false);
+        }
+        i += width;
+        run = i;
+    }
+    if run < bytes.len() && !sink.put(str_slice(text, run..)) {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// The character escaped by the valid UTF-8 sequence of escapes at the start of `rest`, whose
+/// first escape decodes to `lead` (not ASCII), and how many input bytes it spans.
+#[inline]
+fn escaped_char(lead: u8, rest: &[u8]) -> Option<(char, usize)> {
+    let len = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut seq = [lead, 0, 0, 0];
+    for (k, byte) in seq.iter_mut().enumerate().take(len).skip(1) {
+        *byte = rest.get(3 * k..).and_then(escape_at)?;
+    }
+    let s = core::str::from_utf8(slice(&seq, ..len)).ok()?;
+    Some((s.chars().next()?, 3 * len))
+}
+
+/// The stack buffer of [`decode_ill_formed`]: bad input is rare, so small chunks do.
+const CHUNK: usize = 64;
+
+/// Decodes `raw` (starting at byte `base` of the whole input) byte by byte in chunks, each
+/// decoded byte remembering where it came from, and lets the profile decide over every
+/// invalid subpart: for raw bytes that are not UTF-8, and for the escape runs
+/// [`decode_text_with_bad_escapes`] cannot decode to whole characters.
+fn decode_ill_formed<S: Sink>(
+    raw: &[u8],
+    base: usize,
+    profile: Profile,
+    sink: &mut S,
+) -> Result<bool, QueryError> {
+    let mut buf = [0u8; CHUNK];
+    // `from[k]`: the offset in `raw` of the byte or escape that `buf[k]` was decoded from.
+    let mut from = [0usize; CHUNK];
+    let mut len = 0;
+    let mut i = 0;
+    loop {
+        while len < CHUNK {
+            let Some(&b) = raw.get(i) else { break };
+            let (v, width) = match decode_at(raw, i, b) {
+                Some(decoded) => decoded,
+                None => {
+                    profile.malformed_escape(base + i)?;
+                    (b'%', 1)
+                }
+            };
+            // `len < CHUNK`: both slots exist.
+            if let (Some(slot), Some(src)) = (buf.get_mut(len), from.get_mut(len)) {
+                *slot = v;
+                *src = i;
+            }
+            len += 1;
+            i += width;
+        }
+        let last = i >= raw.len();
+        let flow = put_valid(slice(&buf, ..len), last, sink, |sink, start, bad| {
+            profile.put_invalid(raw, slice(&from, start..start + bad), base, sink)
+        })?;
+        let took = match flow {
+            Flow::Stopped => return Ok(false),
+            Flow::Took(took) => took,
+        };
+        // Keep the carried tail (at most 3 bytes) at the front of the buffers.
+        buf.copy_within(took..len, 0);
+        from.copy_within(took..len, 0);
+        len -= took;
+        if last && len == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::whatwg;
+    use super::super::{pairs, Pair, Pairs};
+    use super::*;
+    use alloc::format;
+
+    /// A pair's value under each profile: the Whatwg and DotNet text, Strict's error offset.
+    fn profiles(pair: Pair<'_>) -> (String, String, usize) {
+        (
+            pair.decode_value(Profile::Whatwg).unwrap().into_owned(),
+            pair.decode_value(Profile::DotNet).unwrap().into_owned(),
+            pair.decode_value(Profile::Strict).unwrap_err().offset,
+        )
+    }
+
+    #[test]
+    fn escape_runs_span_chunks() {
+        // 100 escapes: crosses the 64-byte chunk with a 3-byte sequence cut in the middle.
+        let s: String = "%E2%82%AC".repeat(34);
+        let v = format!("a={s}");
+        assert_eq!(whatwg(&v)[0].1, "€".repeat(34));
+        let bad = format!("a=x{}%E2%82", "%41".repeat(62));
+        let a62 = "A".repeat(62);
+        assert_eq!(
+            profiles(pairs(&bad).next().unwrap()),
+            (
+                format!("x{a62}\u{FFFD}"),
+                format!("x{a62}%E2%82"),
+                3 + 62 * 3
+            )
+        );
+    }
+
+    #[test]
+    fn generic_path_matches_bytes_semantics() {
+        // Raw invalid bytes force the ill-formed decoder; a raw continuation after an escape
+        // lead byte completes it, as in WHATWG's byte-level decode.
+        let pair = Pairs::new(b"a=%C3\xA9\xFF%FF+").next().unwrap();
+        let want = ("é\u{FFFD}\u{FFFD} ".into(), "é\u{FFFD}%FF ".into(), 6);
+        assert_eq!(profiles(pair), want);
+    }
+
+    #[test]
+    fn well_formed_decoder_carries_sequences_across_chunks() {
+        // A 2-byte character cut by the 256-byte buffer boundary, then an invalid byte in the
+        // second chunk, which makes the well-formed decoder give up after a whole chunk.
+        let x = "x".repeat(WELL_FORMED_CHUNK - 1);
+        let v = format!("a={x}%C3%A9");
+        assert_eq!(whatwg(&v)[0].1, format!("{x}é"));
+        let bad = format!("{v}%FF");
+        let pair = pairs(&bad).next().unwrap();
+        let want = (format!("{x}é\u{FFFD}"), format!("{x}é%FF"), bad.len() - 3);
+        assert_eq!(profiles(pair), want);
+        assert!(!pair.name_eq_with(Profile::Whatwg, "b"));
+    }
+}

@@ -1,0 +1,599 @@
+//! Query strings: a zero-allocation pair enumerator, on-demand decoding with three profiles, a
+//! parsed multi-map for repeated lookups, and builders.
+//!
+//! ```
+//! use reqparse::query::{self, Profile};
+//!
+//! let mut names = Vec::new();
+//! for pair in query::pairs("?q=rust+forms&lang=en&&empty=") {
+//!     names.push(pair.decode_name(Profile::Whatwg)?.into_owned());
+//! }
+//! assert_eq!(names, ["q", "lang", "empty"]);
+//! # Ok::<(), reqparse::query::QueryError>(())
+//! ```
+//!
+//! The module is read top-down in five files: this one (profiles, errors, the byte classes, the
+//! pair enumerator), `decode.rs` (the decoders behind [`Pair`]'s `decode_*`), `map.rs`
+//! ([`QueryMap`]), `spans.rs` ([`decode_spans`], for the wasm faces) and `build.rs`
+//! ([`append_pairs`], [`add_query_string`]).
+#![forbid(unsafe_code)]
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::fmt;
+
+use crate::bytes::{set, slice, str_slice};
+
+mod build;
+mod decode;
+mod map;
+mod spans;
+
+pub use build::{add_query_string, append_pairs};
+pub use map::{Iter, MapOptions, QueryMap, Values};
+pub use spans::{decode_spans, SPAN_DECODED};
+
+use decode::{EqSink, Part};
+
+/// How decoded bytes that are not UTF-8, and malformed `%` escapes, are treated.
+///
+/// Every profile turns `+` into a space first and decodes valid `%XX` escapes; they differ
+/// only on bad input.
+///
+/// ```
+/// use reqparse::query::{pairs, Profile};
+///
+/// let pair = pairs("v=%C3%28%").next().unwrap();
+/// assert_eq!(pair.decode_value(Profile::Whatwg)?, "\u{FFFD}(%");
+/// assert_eq!(pair.decode_value(Profile::DotNet)?, "%C3(%");
+/// assert_eq!(pair.decode_value(Profile::Strict).unwrap_err().offset, 2);
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// WHATWG `application/x-www-form-urlencoded` parsing (what `URLSearchParams` does):
+    /// malformed `%` stays literal, invalid UTF-8 becomes U+FFFD (one per maximal subpart).
+    #[default]
+    Whatwg,
+    /// ASP.NET Core's `QueryHelpers.ParseQuery` / `Uri.UnescapeDataString`: escapes that would
+    /// form invalid UTF-8 stay percent-encoded as written, malformed `%` stays literal.
+    /// Raw (unescaped) bytes that are not UTF-8 become U+FFFD, as a .NET string decode would.
+    DotNet,
+    /// A malformed `%` escape or decoded bytes that are not UTF-8 are an error.
+    Strict,
+}
+
+impl Profile {
+    /// Every profile, the default first.
+    ///
+    /// ```
+    /// use reqparse::query::Profile;
+    /// assert_eq!(Profile::ALL[0], Profile::default());
+    /// let names: Vec<_> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+    /// assert_eq!(names, ["whatwg", "dotnet", "strict"]);
+    /// ```
+    pub const ALL: [Profile; 3] = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
+
+    /// The profile's name in every face (CLI flag, JSON vectors, WIT, JS): `whatwg`, `dotnet`, `strict`.
+    ///
+    /// ```
+    /// use reqparse::query::Profile;
+    /// assert_eq!(Profile::DotNet.as_str(), "dotnet");
+    /// assert_eq!("dotnet".parse::<Profile>(), Ok(Profile::DotNet));
+    /// assert!("nope".parse::<Profile>().is_err());
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Profile::Whatwg => "whatwg",
+            Profile::DotNet => "dotnet",
+            Profile::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::str::FromStr for Profile {
+    type Err = crate::UnknownProfile;
+
+    /// Parses a name written by [`Profile::as_str`] (exactly, lowercase).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        // The names are `as_str`'s, so the two cannot drift apart.
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.as_str() == name)
+            .ok_or(crate::UnknownProfile {
+                expected: "whatwg, dotnet, strict",
+            })
+    }
+}
+
+/// What went wrong; see [`QueryError`].
+///
+/// ```
+/// use reqparse::query::QueryErrorKind;
+/// assert_ne!(QueryErrorKind::InvalidEscape, QueryErrorKind::InvalidUtf8);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum QueryErrorKind {
+    /// A `%` not followed by two hex digits ([`Profile::Strict`] only).
+    InvalidEscape,
+    /// Decoded bytes are not UTF-8 ([`Profile::Strict`] only).
+    InvalidUtf8,
+    /// More pairs than [`MapOptions::max_pairs`].
+    TooManyPairs,
+    /// More decoded bytes than [`MapOptions::max_decoded_bytes`], or an input or output too
+    /// long for 31-bit spans ([`decode_spans`]).
+    TooLarge,
+}
+
+/// An error with the byte offset (in the whole input, leading `?` included) where it was found.
+///
+/// ```
+/// use reqparse::query::{pairs, Profile, QueryErrorKind};
+///
+/// let err = pairs("?a=1&b=%zz").nth(1).unwrap().decode_value(Profile::Strict).unwrap_err();
+/// assert_eq!((err.kind, err.offset), (QueryErrorKind::InvalidEscape, 7));
+/// assert_eq!(err.to_string(), "invalid percent escape at byte 7");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct QueryError {
+    /// What went wrong.
+    pub kind: QueryErrorKind,
+    /// Byte offset in the whole input.
+    pub offset: usize,
+}
+
+impl QueryError {
+    const fn new(kind: QueryErrorKind, offset: usize) -> Self {
+        QueryError { kind, offset }
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            QueryErrorKind::InvalidEscape => "invalid percent escape",
+            QueryErrorKind::InvalidUtf8 => "invalid UTF-8",
+            QueryErrorKind::TooManyPairs => "too many pairs",
+            QueryErrorKind::TooLarge => "query too large",
+        };
+        write!(f, "{what} at byte {}", self.offset)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for QueryError {}
+
+// ---------------------------------------------------------------------------------------------
+// Byte classes
+// ---------------------------------------------------------------------------------------------
+
+/// `&`: ends a pair.
+const AMP: u8 = 1;
+/// `=`: the first one ends a name.
+const EQ: u8 = 2;
+/// `+`: a space.
+const PLUS: u8 = 4;
+/// `%`: maybe an escape.
+const PERCENT: u8 = 8;
+/// What makes a name or value need decoding.
+const ESCAPES: u8 = PLUS | PERCENT;
+
+/// Byte classes as bit flags: one lookup per byte both finds the pair boundaries and notes
+/// whether the name or value will need decoding (so decoding can borrow without a rescan).
+static CLASS: [u8; 256] = {
+    // Every other byte, controls and non-ASCII included, is plain: 0.
+    let mut t = [0; 256];
+    // `&` (0x26) separates pairs; `;` does not (WHATWG dropped it).
+    set(&mut t, b"&", AMP);
+    // `=` (0x3D) splits name from value.
+    set(&mut t, b"=", EQ);
+    // `+` (0x2B) means a space in form encoding.
+    set(&mut t, b"+", PLUS);
+    // `%` (0x25) starts an escape.
+    set(&mut t, b"%", PERCENT);
+    t
+};
+
+// ---------------------------------------------------------------------------------------------
+// Pairs
+// ---------------------------------------------------------------------------------------------
+
+/// Iterator over the raw (still encoded) pairs of a query string; allocates nothing.
+///
+/// One leading `?` is skipped, pairs are split on `&` only, the first `=` splits name from
+/// value, empty segments are skipped, empty names and values are kept, nothing is trimmed.
+///
+/// ```
+/// use reqparse::query::Pairs;
+///
+/// let raw: Vec<_> = Pairs::new(b"?a=1&&=x&b=&c&d=e=f")
+///     .map(|p| (p.name(), p.value()))
+///     .collect();
+/// assert_eq!(raw, [
+///     (&b"a"[..], &b"1"[..]), (b"", b"x"), (b"b", b""), (b"c", b""), (b"d", b"e=f"),
+/// ]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Pairs<'a> {
+    input: &'a [u8],
+    /// Set when the input came as `&str`: decoding then skips UTF-8 validation of raw runs.
+    text: Option<&'a str>,
+    pos: usize,
+}
+
+/// Enumerates the pairs of a query string given as text.
+///
+/// ```
+/// let pair = reqparse::query::pairs("?x=1").next().unwrap();
+/// assert_eq!((pair.name(), pair.value(), pair.offset()), (&b"x"[..], &b"1"[..], 1));
+/// ```
+pub fn pairs(input: &str) -> Pairs<'_> {
+    let mut p = Pairs::new(input.as_bytes());
+    p.text = Some(input);
+    p
+}
+
+impl<'a> Pairs<'a> {
+    /// Enumerates the pairs of a query string given as bytes (which need not be UTF-8).
+    ///
+    /// ```
+    /// assert_eq!(reqparse::query::Pairs::new(b"a=\xFF&b").count(), 2);
+    /// ```
+    pub fn new(input: &'a [u8]) -> Self {
+        let pos = usize::from(input.first() == Some(&b'?'));
+        Pairs {
+            input,
+            text: None,
+            pos,
+        }
+    }
+}
+
+impl<'a> Iterator for Pairs<'a> {
+    type Item = Pair<'a>;
+
+    fn next(&mut self) -> Option<Pair<'a>> {
+        let input = self.input;
+        let mut i = self.pos;
+        // A run of `&` is a run of empty segments: skip it at one compare per byte.
+        while input.get(i) == Some(&b'&') {
+            i += 1;
+        }
+        let start = i;
+        let mut name_flags = 0;
+        let mut has_eq = false;
+        while let Some(&b) = input.get(i) {
+            let class = CLASS[usize::from(b)];
+            if class & (AMP | EQ) != 0 {
+                has_eq = class == EQ;
+                break;
+            }
+            name_flags |= class;
+            i += 1;
+        }
+        let name_end = i;
+        let mut value_plain = true;
+        if has_eq {
+            i += 1;
+            // `i` is at most one past the `=` found in bounds.
+            let (len, escapes) = scan_value(slice(input, i..));
+            value_plain = !escapes;
+            i += len;
+        }
+        self.pos = i;
+        if i == start {
+            return None;
+        }
+        let value_start = if has_eq { name_end + 1 } else { i };
+        let name = slice(input, start..name_end);
+        let value = slice(input, value_start..i);
+        // Split points are ASCII bytes, so they are character boundaries of a `&str` input.
+        let text = self
+            .text
+            .map(|t| (str_slice(t, start..name_end), str_slice(t, value_start..i)));
+        Some(Pair {
+            name,
+            value,
+            text,
+            offset: start,
+            value_offset: value_start,
+            plain: (name_flags & ESCAPES == 0, value_plain),
+        })
+    }
+}
+
+impl core::iter::FusedIterator for Pairs<'_> {}
+
+/// Finds the end of a value (the first `&`, or the end) and whether a `%` or `+` comes before
+/// it, eight bytes per step: values are the long part of a query, names are short.
+#[inline]
+fn scan_value(bytes: &[u8]) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit set in each byte of `x` that is zero. A false positive can only sit above a true
+    // zero byte, so the lowest set bit is exact, and "any bit below k" is too.
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut escapes = false;
+    // Whole words as arrays: no length to check, nothing to fall back on.
+    let (words, tail) = bytes.as_chunks::<8>();
+    let mut base = 0;
+    for word in words {
+        let w = u64::from_le_bytes(*word);
+        let amp = zeros(w ^ (ONES * u64::from(b'&')));
+        let esc = zeros(w ^ (ONES * u64::from(b'%'))) | zeros(w ^ (ONES * u64::from(b'+')));
+        if amp != 0 {
+            let k = amp.trailing_zeros() / 8;
+            let below = (1u64 << (k * 8)) - 1;
+            return (base + k as usize, escapes || esc & below != 0);
+        }
+        escapes |= esc != 0;
+        base += 8;
+    }
+    for (k, &b) in tail.iter().enumerate() {
+        match CLASS[usize::from(b)] {
+            AMP => return (base + k, escapes),
+            PLUS | PERCENT => escapes = true,
+            _ => {}
+        }
+    }
+    (bytes.len(), escapes)
+}
+
+/// One raw pair, borrowing the input; decode its parts on demand.
+///
+/// ```
+/// use reqparse::query::{pairs, Profile};
+///
+/// let pair = pairs("?na+me=v%C3%A9").next().unwrap();
+/// assert_eq!(pair.name(), b"na+me");
+/// assert_eq!(pair.decode_name(Profile::Whatwg)?, "na me");
+/// assert_eq!(pair.decode_value(Profile::Whatwg)?, "vé");
+/// assert!(pair.name_eq("na me"));
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair<'a> {
+    name: &'a [u8],
+    value: &'a [u8],
+    text: Option<(&'a str, &'a str)>,
+    offset: usize,
+    /// Where the value starts (the end of the name when there is no `=`).
+    value_offset: usize,
+    /// Whether name and value are free of `+` and `%` (found by the scan, saves a rescan).
+    plain: (bool, bool),
+}
+
+impl<'a> Pair<'a> {
+    /// The raw (still encoded) name.
+    ///
+    /// ```
+    /// assert_eq!(reqparse::query::pairs("a%20b=1").next().unwrap().name(), b"a%20b");
+    /// ```
+    pub fn name(&self) -> &'a [u8] {
+        self.name
+    }
+
+    /// The raw (still encoded) value; empty when there is no `=`.
+    ///
+    /// ```
+    /// assert_eq!(reqparse::query::pairs("a=1+2").next().unwrap().value(), b"1+2");
+    /// assert_eq!(reqparse::query::pairs("a").next().unwrap().value(), b"");
+    /// ```
+    pub fn value(&self) -> &'a [u8] {
+        self.value
+    }
+
+    /// Byte offset of the pair's first byte in the whole input (`?` included).
+    ///
+    /// ```
+    /// let offsets: Vec<_> = reqparse::query::pairs("?a=1&&b=2").map(|p| p.offset()).collect();
+    /// assert_eq!(offsets, [1, 6]);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    fn name_part(&self) -> Part<'a> {
+        Part::new(self.name, self.text.map(|t| t.0), self.offset, self.plain.0)
+    }
+
+    fn value_part(&self) -> Part<'a> {
+        let text = self.text.map(|t| t.1);
+        Part::new(self.value, text, self.value_offset, self.plain.1)
+    }
+
+    /// The decoded name; borrows the input when there is nothing to decode.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use reqparse::query::{pairs, Profile};
+    ///
+    /// let mut it = pairs("a=1&b%21=2");
+    /// assert!(matches!(it.next().unwrap().decode_name(Profile::Whatwg)?, Cow::Borrowed("a")));
+    /// assert_eq!(it.next().unwrap().decode_name(Profile::Whatwg)?, "b!");
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn decode_name(&self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
+        self.name_part().decode_cow(profile)
+    }
+
+    /// The decoded value; borrows the input when there is nothing to decode.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let pair = pairs("q=a+b%2Bc").next().unwrap();
+    /// assert_eq!(pair.decode_value(Profile::Whatwg)?, "a b+c");
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn decode_value(&self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
+        self.value_part().decode_cow(profile)
+    }
+
+    /// Appends the decoded name to `out`; allocates nothing when `out` has the capacity.
+    ///
+    /// On error `out` is left as it was before the call.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let mut buf = String::with_capacity(64);
+    /// pairs("x%79z=1").next().unwrap().decode_name_into(Profile::Whatwg, &mut buf)?;
+    /// assert_eq!(buf, "xyz");
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn decode_name_into(&self, profile: Profile, out: &mut String) -> Result<(), QueryError> {
+        self.name_part().decode_string(profile, out)
+    }
+
+    /// Appends the decoded value to `out`; allocates nothing when `out` has the capacity.
+    ///
+    /// On error `out` is left as it was before the call.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let mut buf = String::with_capacity(64);
+    /// for pair in pairs("a=1&b=x+y") {
+    ///     buf.clear();
+    ///     pair.decode_value_into(Profile::Whatwg, &mut buf)?;
+    /// }
+    /// assert_eq!(buf, "x y");
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn decode_value_into(&self, profile: Profile, out: &mut String) -> Result<(), QueryError> {
+        self.value_part().decode_string(profile, out)
+    }
+
+    /// The name as raw bytes: `+` → space and valid `%XX` decoded, malformed `%` kept.
+    ///
+    /// ```
+    /// let pair = reqparse::query::pairs("%FF+%zz=").next().unwrap();
+    /// assert_eq!(&*pair.decode_name_bytes(), b"\xFF %zz");
+    /// ```
+    pub fn decode_name_bytes(&self) -> Cow<'a, [u8]> {
+        self.name_part().decode_bytes()
+    }
+
+    /// The value as raw bytes: `+` → space and valid `%XX` decoded, malformed `%` kept.
+    ///
+    /// ```
+    /// let pair = reqparse::query::pairs("a=%00%41+").next().unwrap();
+    /// assert_eq!(&*pair.decode_value_bytes(), b"\0A ");
+    /// ```
+    pub fn decode_value_bytes(&self) -> Cow<'a, [u8]> {
+        self.value_part().decode_bytes()
+    }
+
+    /// Whether the name, decoded with [`Profile::Whatwg`], equals `name`; allocates nothing.
+    ///
+    /// ```
+    /// let pair = reqparse::query::pairs("first+name=Ann").next().unwrap();
+    /// assert!(pair.name_eq("first name"));
+    /// assert!(!pair.name_eq("first"));
+    /// ```
+    pub fn name_eq(&self, name: &str) -> bool {
+        self.name_eq_with(Profile::Whatwg, name)
+    }
+
+    /// Whether the name, decoded with `profile`, equals `name`; allocates nothing.
+    /// A name that does not decode under [`Profile::Strict`] equals nothing.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let pair = pairs("%FF=1").next().unwrap();
+    /// assert!(pair.name_eq_with(Profile::DotNet, "%FF"));
+    /// assert!(pair.name_eq_with(Profile::Whatwg, "\u{FFFD}"));
+    /// assert!(!pair.name_eq_with(Profile::Strict, "%FF"));
+    /// ```
+    pub fn name_eq_with(&self, profile: Profile, name: &str) -> bool {
+        let part = self.name_part();
+        if part.plain && self.name == name.as_bytes() {
+            return true;
+        }
+        let mut sink = EqSink::new(name);
+        matches!(part.decode_to(profile, &mut sink), Ok(true)) && sink.matched_all()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Every pair of `input` decoded with [`Profile::Whatwg`].
+    pub(super) fn whatwg(input: &str) -> Vec<(String, String)> {
+        pairs(input)
+            .map(|p| {
+                (
+                    p.decode_name(Profile::Whatwg).unwrap().into_owned(),
+                    p.decode_value(Profile::Whatwg).unwrap().into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splitting() {
+        let cases: &[(&str, &[(&str, &str)])] = &[
+            ("", &[]),
+            ("?", &[]),
+            ("??a", &[("?a", "")]),
+            ("&&&", &[]),
+            ("a=b=c", &[("a", "b=c")]),
+            ("=", &[("", "")]),
+            (" a = b ", &[(" a ", " b ")]),
+            ("a;b=c", &[("a;b", "c")]),
+        ];
+        for (input, expect) in cases {
+            let got = whatwg(input);
+            let want: Vec<(String, String)> = expect
+                .iter()
+                .map(|(a, b)| ((*a).into(), (*b).into()))
+                .collect();
+            assert_eq!(got, want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn scan_value_words() {
+        let cases: &[(&[u8], (usize, bool))] = &[
+            (b"", (0, false)),
+            (b"abc", (3, false)),
+            (b"&%", (0, false)),
+            (b"%&", (1, true)),
+            (b"abcdefgh&x", (8, false)),
+            (b"abcdefg%&", (8, true)),
+            (b"abcdefghijklmno+", (16, true)),
+            (b"aaaaaaa&%%%%%%%%", (7, false)),
+            (b"''''''''&", (8, false)),
+            (b"\x25\x26\x27\x2a\x2b\x2c\x00\xff&", (1, true)),
+            (b"\x00\x01\x02\x03\x04\x05\x06\x07\x08+", (10, true)),
+        ];
+        for (input, want) in cases {
+            assert_eq!(scan_value(input), *want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn class_rows() {
+        let classes: Vec<(u8, u8)> = (0..=255u8)
+            .filter(|&b| CLASS[usize::from(b)] != 0)
+            .map(|b| (b, CLASS[usize::from(b)]))
+            .collect();
+        assert_eq!(
+            classes,
+            [(b'%', PERCENT), (b'&', AMP), (b'+', PLUS), (b'=', EQ)]
+        );
+    }
+
+    #[test]
+    fn error_display() {
+        let e = QueryError::new(QueryErrorKind::TooManyPairs, 9);
+        assert_eq!(alloc::format!("{e}"), "too many pairs at byte 9");
+    }
+}

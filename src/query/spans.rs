@@ -1,0 +1,77 @@
+//! [`decode_spans`]: every pair decoded at once into caller-owned buffers, described by
+//! 31-bit spans, which is what the wasm faces hand across their boundary (one copy of the
+//! decoded text and a flat `u32` list instead of a string per name and value).
+#![forbid(unsafe_code)]
+
+use alloc::vec::Vec;
+
+use super::{Pairs, Profile, QueryError, QueryErrorKind};
+
+/// Marks a span that points into `out` (decoded text) rather than into the input.
+///
+/// ```
+/// use reqparse::query::{decode_spans, Profile, SPAN_DECODED};
+///
+/// let (mut out, mut spans) = (Vec::new(), Vec::new());
+/// decode_spans(b"a%21", Profile::Whatwg, &mut out, &mut spans)?;
+/// assert!(spans[0] & SPAN_DECODED != 0);
+/// let (start, end) = ((spans[0] & !SPAN_DECODED) as usize, (spans[1] & !SPAN_DECODED) as usize);
+/// assert_eq!(&out[start..end], b"a!");
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
+pub const SPAN_DECODED: u32 = 1 << 31;
+
+/// Decodes every pair of `input` into `out` and describes them in `spans`, reusing the
+/// caller's buffers (both are cleared first; nothing is allocated once they have capacity).
+///
+/// Per pair, four `u32` are pushed: `name_start, name_end, value_start, value_end`. A span with
+/// [`SPAN_DECODED`] (`1 << 31`) set points into `out` (the bit is set on both ends); otherwise it
+/// points into `input`, which had nothing to decode. Returns the number of pairs. Inputs and
+/// outputs must fit in 31 bits (`TooLarge` otherwise).
+///
+/// ```
+/// use reqparse::query::{decode_spans, Profile, SPAN_DECODED};
+///
+/// let (mut out, mut spans) = (Vec::new(), Vec::new());
+/// let n = decode_spans(b"?a=1&b=x+y", Profile::Whatwg, &mut out, &mut spans)?;
+/// assert_eq!(n, 2);
+/// assert_eq!(&spans[..4], [1, 2, 3, 4]);
+/// assert_eq!(&spans[4..], [5, 6, SPAN_DECODED, SPAN_DECODED | 3]);
+/// assert_eq!(out, b"x y");
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
+pub fn decode_spans(
+    input: &[u8],
+    profile: Profile,
+    out: &mut Vec<u8>,
+    spans: &mut Vec<u32>,
+) -> Result<usize, QueryError> {
+    out.clear();
+    spans.clear();
+    const LIMIT: usize = SPAN_DECODED as usize;
+    if input.len() >= LIMIT {
+        return Err(QueryError::new(QueryErrorKind::TooLarge, LIMIT));
+    }
+    let mut count = 0;
+    for pair in Pairs::new(input) {
+        for part in [pair.name_part(), pair.value_part()] {
+            let plain = part.plain && core::str::from_utf8(part.raw).is_ok();
+            let (start, end) = if plain {
+                (part.offset, part.offset + part.raw.len())
+            } else {
+                let start = out.len();
+                part.decode_to(profile, out)?;
+                (start, out.len())
+            };
+            if end >= LIMIT {
+                return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset));
+            }
+            // Both fit in 31 bits (checked above), so the casts are lossless.
+            let flag = if plain { 0 } else { SPAN_DECODED };
+            spans.push(start as u32 | flag);
+            spans.push(end as u32 | flag);
+        }
+        count += 1;
+    }
+    Ok(count)
+}
