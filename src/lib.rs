@@ -5,6 +5,63 @@
 
 extern crate alloc;
 
+/// `Profile::ALL`, `as_str`, `Display` and `FromStr` for a module's `Profile`, from one list of
+/// names (the default first): the name every face uses (CLI flag, JSON vectors, WIT, JS).
+macro_rules! profile_names {
+    ($module:ident: $first:ident => $first_name:literal $(, $variant:ident => $name:literal)* $(,)?) => {
+        impl Profile {
+            /// Every profile, the default first.
+            ///
+            /// ```
+            #[doc = concat!("use reqparse::", stringify!($module), "::Profile;")]
+            /// assert_eq!(Profile::ALL[0], Profile::default());
+            /// ```
+            pub const ALL: [Profile; [$first_name $(, $name)*].len()] =
+                [Profile::$first $(, Profile::$variant)*];
+
+            #[doc = concat!(
+                "The profile's name in every face (CLI flag, JSON vectors, WIT, JS): `",
+                $first_name $(, "`, `", $name)*, "`."
+            )]
+            ///
+            /// ```
+            #[doc = concat!("use reqparse::", stringify!($module), "::Profile;")]
+            #[doc = concat!("assert_eq!(Profile::", stringify!($first), ".as_str(), \"", $first_name, "\");")]
+            #[doc = concat!("assert_eq!(\"", $first_name, "\".parse::<Profile>(), Ok(Profile::", stringify!($first), "));")]
+            /// assert!("nope".parse::<Profile>().is_err());
+            /// ```
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    Profile::$first => $first_name,
+                    $(Profile::$variant => $name,)*
+                }
+            }
+        }
+
+        impl core::fmt::Display for Profile {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl core::str::FromStr for Profile {
+            type Err = $crate::UnknownProfile;
+
+            /// Parses a name written by [`Profile::as_str`] (exactly, lowercase).
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                // The names are `as_str`'s, so the two cannot drift apart.
+                Profile::ALL
+                    .into_iter()
+                    .find(|p| p.as_str() == name)
+                    .ok_or($crate::UnknownProfile {
+                        expected: concat!($first_name $(, ", ", $name)*),
+                    })
+            }
+        }
+    };
+}
+pub(crate) use profile_names;
+
 pub mod disposition;
 pub mod percent;
 pub mod query;

@@ -40,7 +40,6 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
-use core::fmt;
 
 mod browser;
 mod build;
@@ -125,48 +124,7 @@ pub enum Profile {
     DotNet,
 }
 
-impl Profile {
-    /// Every profile, the default first.
-    pub const ALL: [Profile; 3] = [Profile::Strict, Profile::Browser, Profile::DotNet];
-
-    /// The profile's name in every face (CLI flag, JSON vectors, WIT, JS): `strict`, `browser`, `dotnet`.
-    ///
-    /// ```
-    /// use reqparse::disposition::Profile;
-    /// assert_eq!(Profile::Browser.as_str(), "browser");
-    /// assert_eq!("browser".parse::<Profile>(), Ok(Profile::Browser));
-    /// assert!("nope".parse::<Profile>().is_err());
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Profile::Strict => "strict",
-            Profile::Browser => "browser",
-            Profile::DotNet => "dotnet",
-        }
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::str::FromStr for Profile {
-    type Err = crate::UnknownProfile;
-
-    /// Parses a name written by [`Profile::as_str`] (exactly, lowercase).
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        match name {
-            "strict" => Ok(Profile::Strict),
-            "browser" => Ok(Profile::Browser),
-            "dotnet" => Ok(Profile::DotNet),
-            _ => Err(crate::UnknownProfile {
-                expected: "strict, browser, dotnet",
-            }),
-        }
-    }
-}
+crate::profile_names!(disposition: Strict => "strict", Browser => "browser", DotNet => "dotnet");
 
 /// How a parameter value was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -413,45 +413,29 @@ fn disposition_profile(p: u32) -> disposition::Profile {
 /// or [`ERR`]. `ascii_input`: JS saw `written === string.length`.
 #[wasm_bindgen]
 pub fn rp_query_pairs(len: u32, profile: u32, raw: bool, ascii_input: bool) -> i32 {
-    with_state(|s| {
-        let State {
-            input,
-            text,
-            utf16,
-            spans,
-        } = s;
-        text.clear();
-        utf16.clear();
-        spans.clear();
-        let Some(input) = input.get(..len as usize) else {
-            return ERR;
-        };
+    answer(len, ascii_input, |out| {
         let r = if raw {
-            Ok(raw_spans(input, spans))
+            Ok(raw_spans(out.input, out.spans))
         } else {
-            query::decode_spans(input, query_profile(profile), text, spans)
+            query::decode_spans(out.input, query_profile(profile), out.text, out.spans)
         };
-        let n = match r {
-            Ok(n) => n,
-            Err(e) => {
-                let mut out = Out {
-                    input,
-                    ascii_input: false,
-                    text,
-                    utf16,
-                    spans,
-                };
-                let r = out.error(e.offset, e);
-                publish(text, utf16, spans);
-                return r;
+        match r {
+            Ok(n) => {
+                let text_ascii = out.text.is_ascii();
+                if !ascii_input || !text_ascii {
+                    to_js_indices(
+                        out.input,
+                        ascii_input,
+                        out.text,
+                        text_ascii,
+                        out.utf16,
+                        out.spans,
+                    );
+                }
+                i32::try_from(n).unwrap_or(ERR)
             }
-        };
-        let text_ascii = text.is_ascii();
-        if !ascii_input || !text_ascii {
-            to_js_indices(input, ascii_input, text, text_ascii, utf16, spans);
+            Err(e) => out.error(e.offset, e),
         }
-        publish(text, utf16, spans);
-        i32::try_from(n).unwrap_or(ERR)
     })
 }
 

@@ -63,54 +63,7 @@ pub enum Profile {
     Strict,
 }
 
-impl Profile {
-    /// Every profile, the default first.
-    ///
-    /// ```
-    /// use reqparse::query::Profile;
-    /// assert_eq!(Profile::ALL[0], Profile::default());
-    /// let names: Vec<_> = Profile::ALL.iter().map(|p| p.as_str()).collect();
-    /// assert_eq!(names, ["whatwg", "dotnet", "strict"]);
-    /// ```
-    pub const ALL: [Profile; 3] = [Profile::Whatwg, Profile::DotNet, Profile::Strict];
-
-    /// The profile's name in every face (CLI flag, JSON vectors, WIT, JS): `whatwg`, `dotnet`, `strict`.
-    ///
-    /// ```
-    /// use reqparse::query::Profile;
-    /// assert_eq!(Profile::DotNet.as_str(), "dotnet");
-    /// assert_eq!("dotnet".parse::<Profile>(), Ok(Profile::DotNet));
-    /// assert!("nope".parse::<Profile>().is_err());
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Profile::Whatwg => "whatwg",
-            Profile::DotNet => "dotnet",
-            Profile::Strict => "strict",
-        }
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::str::FromStr for Profile {
-    type Err = crate::UnknownProfile;
-
-    /// Parses a name written by [`Profile::as_str`] (exactly, lowercase).
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        // The names are `as_str`'s, so the two cannot drift apart.
-        Profile::ALL
-            .into_iter()
-            .find(|p| p.as_str() == name)
-            .ok_or(crate::UnknownProfile {
-                expected: "whatwg, dotnet, strict",
-            })
-    }
-}
+crate::profile_names!(query: Whatwg => "whatwg", DotNet => "dotnet", Strict => "strict");
 
 /// What went wrong; see [`QueryError`].
 ///
