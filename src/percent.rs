@@ -63,6 +63,21 @@ pub const fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
+/// The byte two hex digits spell (`h` the high one), or `None` if either is no hex digit.
+///
+/// ```
+/// use reqparse::percent::hex_byte;
+/// assert_eq!(hex_byte(b'4', b'1'), Some(b'A'));
+/// assert_eq!(hex_byte(b'4', b'g'), None);
+/// ```
+#[inline]
+pub const fn hex_byte(h: u8, l: u8) -> Option<u8> {
+    match (hex_value(h), hex_value(l)) {
+        (Some(h), Some(l)) => Some(h << 4 | l),
+        _ => None,
+    }
+}
+
 /// Decodes the escape at the start of `bytes` if it is `%` followed by two hex digits.
 ///
 /// ```
@@ -74,10 +89,7 @@ pub const fn hex_value(b: u8) -> Option<u8> {
 #[inline]
 pub fn escape_at(bytes: &[u8]) -> Option<u8> {
     match bytes {
-        [b'%', h, l, ..] => match (hex_value(*h), hex_value(*l)) {
-            (Some(h), Some(l)) => Some(h << 4 | l),
-            _ => None,
-        },
+        [b'%', h, l, ..] => hex_byte(*h, *l),
         _ => None,
     }
 }
