@@ -2,12 +2,16 @@
 //! (`filename*0*=...; filename*1=...`).
 
 use super::charset::{decode, decode_pct, label, Charset, ExtRules, Invalid, Mode, Segs};
-use super::grammar::{is, CHARSET};
 use super::{Param, Quoting, MAX_SECTIONS};
 use crate::percent::{decode_into, escape_at, escape_run_len, ATTR_CHAR};
+use crate::percent::{EncodeSet, ALPHA, DIGIT};
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+/// RFC 8187 §3.2.1 mime-charsetc: ALPHA / DIGIT / `!` `#` `$` `%` `&` `+` `-` `^` `_` `` ` ``
+/// `{` `}` `~`, what a charset name may hold.
+const MIME_CHARSETC: EncodeSet = ALPHA.union(DIGIT).add(b"!#$%&+-^_`{}~");
 
 /// `name*N` or `name*N*` (RFC 2231 §3): `(name, N, encoded)`. `N` has no leading zero, so
 /// `*01` is not a section (tc2231 `attfncontlz`).
@@ -45,7 +49,7 @@ pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
             let (cs, lang, value) = split_ext(raw)?;
             let lang_ok = lang.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
             if cs.is_empty()
-                || !cs.bytes().all(|c| is(c, CHARSET))
+                || !cs.bytes().all(|c| MIME_CHARSETC.keeps(c))
                 || !lang_ok
                 || !valid_value_chars(value)
             {
@@ -221,6 +225,18 @@ impl<'a> Sections<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mime_charsetc_is_rfc_8187() {
+        let members: alloc::string::String = (0u8..=255)
+            .filter(|&b| MIME_CHARSETC.keeps(b) && !b.is_ascii_alphanumeric())
+            .map(char::from)
+            .collect();
+        assert_eq!(members, "!#$%&+-^_`{}~");
+        assert!((0u8..=255)
+            .filter(u8::is_ascii_alphanumeric)
+            .all(|b| MIME_CHARSETC.keeps(b)));
+    }
 
     #[test]
     fn sections_have_no_leading_zero() {

@@ -21,20 +21,16 @@ pub(super) const TCHAR: u8 = 1;
 const QDTEXT: u8 = 2;
 /// OWS: SP HTAB
 pub(super) const WS: u8 = 4;
-/// mime-charsetc (RFC 8187 §3.2.1): ALPHA DIGIT ! # $ % & + - ^ _ ` { } ~
-pub(super) const CHARSET: u8 = 8;
 
 /// The classes the parsers and the builder share.
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
-    // ALPHA DIGIT: in tchar and mime-charsetc
-    set_range(&mut t, b'A', b'Z', TCHAR | CHARSET);
-    set_range(&mut t, b'a', b'z', TCHAR | CHARSET);
-    set_range(&mut t, b'0', b'9', TCHAR | CHARSET);
+    // ALPHA DIGIT: in tchar
+    set_range(&mut t, b'A', b'Z', TCHAR);
+    set_range(&mut t, b'a', b'z', TCHAR);
+    set_range(&mut t, b'0', b'9', TCHAR);
     // tchar symbols: ! # $ % & ' * + - . ^ _ ` | ~
     set(&mut t, b"!#$%&'*+-.^_`|~", TCHAR);
-    // mime-charsetc symbols: ! # $ % & + - ^ _ ` { } ~
-    set(&mut t, b"!#$%&+-^_`{}~", CHARSET);
     // qdtext: HTAB, SP, ! and #-[ and ]-~ (every visible character but `"` and `\`)
     set(&mut t, b"\t !", QDTEXT);
     set_range(&mut t, b'#', b'[', QDTEXT);
@@ -306,7 +302,6 @@ mod tests {
             v.into_iter().collect::<String>()
         };
         assert_eq!(members(TCHAR), sorted("!#$%&'*+-.^_`|~"));
-        assert_eq!(members(CHARSET), sorted("!#$%&+-^_`{}~"));
         assert_eq!(members(WS), "\t ");
         let qdtext: String = core::iter::once('\t')
             .chain(

@@ -10,10 +10,9 @@ use super::bindings::exports::reqparse::http::inspect;
 use super::bindings::Reqparse;
 use super::error::{EngineError, EngineErrorKind};
 use super::limits::{ticks, GuestState};
-use super::query_map::QueryMap;
 use super::{
-    ContentDisposition, DispositionBuildError, DispositionProfile, MapOptions, ParseError, Parts,
-    QueryProfile, Shared, Spans,
+    ContentDisposition, DispositionBuildError, DispositionProfile, ParseError, Parts, QueryProfile,
+    Shared, Spans,
 };
 
 /// An instance and its store; dropped whole after a fault.
@@ -160,31 +159,6 @@ impl WasmInspector {
             api.reqparse_http_query()
                 .call_pair_spans(store, input, profile)
         })
-    }
-
-    /// `query-map.parse`: a map living in the guest, looked up through the returned handle.
-    ///
-    /// ```
-    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
-    /// use reqparse::engine::{MapOptions, QueryProfile};
-    /// let options = MapOptions {
-    ///     profile: QueryProfile::DotNet, ignore_case: true, max_pairs: None, max_decoded_bytes: None,
-    /// };
-    /// let mut map = inspector.query_map("A=1&a=2", options)?.unwrap();
-    /// assert_eq!(map.get_all("a")?, ["1", "2"]);
-    /// # Ok::<(), reqparse::engine::EngineError>(())
-    /// ```
-    pub fn query_map(
-        &mut self,
-        input: &str,
-        options: MapOptions,
-    ) -> Result<Result<QueryMap<'_>, ParseError>, EngineError> {
-        let parsed = self.call(input.len(), |api, store| {
-            api.reqparse_http_query()
-                .query_map()
-                .call_parse(store, input, options)
-        })?;
-        Ok(parsed.map(|handle| QueryMap::new(self, handle)))
     }
 
     /// `uri.build-absolute`.
@@ -380,7 +354,7 @@ impl WasmInspector {
 
     /// Runs one guest call under the limits; on any fault the instance is dropped so the next
     /// call starts clean (a trapped instance cannot be entered again).
-    fn call<R>(
+    pub(super) fn call<R>(
         &mut self,
         input_len: usize,
         f: impl FnOnce(&Reqparse, &mut Store<GuestState>) -> wasmtime::Result<R>,

@@ -7,6 +7,7 @@ use super::bindings::exports::reqparse::http::query;
 use super::error::{EngineError, EngineErrorKind};
 use super::inspector::WasmInspector;
 use super::limits::GuestState;
+use super::{MapOptions, ParseError};
 
 /// A query map parsed in the guest (`query-map` resource). It borrows its inspector, so the
 /// instance that holds the map stays the inspector's instance while the map lives, unless a
@@ -30,9 +31,35 @@ pub struct QueryMap<'i> {
     handle: ResourceAny,
 }
 
-impl<'i> QueryMap<'i> {
-    pub(super) fn new(inspector: &'i mut WasmInspector, handle: ResourceAny) -> Self {
-        QueryMap { inspector, handle }
+// The call that makes a map lives beside the handle it returns, so the inspector does not
+// depend on its maps.
+impl WasmInspector {
+    /// `query-map.parse`: a map living in the guest, looked up through the returned handle.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::engine::{MapOptions, QueryProfile};
+    /// let options = MapOptions {
+    ///     profile: QueryProfile::DotNet, ignore_case: true, max_pairs: None, max_decoded_bytes: None,
+    /// };
+    /// let mut map = inspector.query_map("A=1&a=2", options)?.unwrap();
+    /// assert_eq!(map.get_all("a")?, ["1", "2"]);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn query_map(
+        &mut self,
+        input: &str,
+        options: MapOptions,
+    ) -> Result<Result<QueryMap<'_>, ParseError>, EngineError> {
+        let parsed = self.call(input.len(), |api, store| {
+            api.reqparse_http_query()
+                .query_map()
+                .call_parse(store, input, options)
+        })?;
+        Ok(parsed.map(|handle| QueryMap {
+            inspector: self,
+            handle,
+        }))
     }
 }
 
