@@ -86,6 +86,26 @@ fn allocation_counts() {
         check(&mut failures, &format!("decode bytes {input:.20}"), n, 1);
     }
 
+    // name_in / value_in with a scratch that has the capacity: nothing, for every pair and
+    // profile (plain parts borrow the input, the others are decoded into the scratch).
+    let mut scratch = String::with_capacity(256);
+    for profile in profiles {
+        let (n, _) = count(|| {
+            let mut len = 0;
+            for pair in query::pairs(REALISTIC) {
+                len += pair.name_in(profile, &mut scratch).unwrap().len();
+                len += pair.value_in(profile, &mut scratch).unwrap().len();
+            }
+            len
+        });
+        check(
+            &mut failures,
+            &format!("name_in/value_in {profile:?}"),
+            n,
+            0,
+        );
+    }
+
     // decode_*_into a buffer with capacity: nothing, for every pair and profile.
     let mut buf = String::with_capacity(256);
     for profile in profiles {

@@ -195,6 +195,28 @@ proptest! {
     }
 
     #[test]
+    fn borrow_or_scratch_agrees_with_cow(input in query_bytes()) {
+        // `value_in` answers what `decode_value` answers, borrowing exactly when it borrows.
+        let mut scratch = String::new();
+        for profile in Profile::ALL {
+            for pair in Pairs::new(&input) {
+                let name = pair.name_in(profile, &mut scratch).map(str::to_owned);
+                prop_assert!(name.is_ok() || scratch.is_empty());
+                prop_assert_eq!(pair.decode_name(profile).map(|c| c.into_owned()), name);
+                let value = pair.value_in(profile, &mut scratch).map(str::to_owned);
+                prop_assert!(value.is_ok() || scratch.is_empty());
+                prop_assert_eq!(pair.decode_value(profile).map(|c| c.into_owned()), value);
+                let borrowed = matches!(pair.decode_value(profile), Ok(std::borrow::Cow::Borrowed(_)));
+                let v = pair.value_in(profile, &mut scratch);
+                if let Some(v) = v.ok().filter(|v| !v.is_empty()) {
+                    let in_input = input.as_ptr_range().contains(&v.as_ptr());
+                    prop_assert_eq!(borrowed, in_input);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn whatwg_matches_lossy_reference(input in query_bytes()) {
         // Reference: percent-decode to bytes, then UTF-8 decode with U+FFFD per maximal subpart.
         for pair in Pairs::new(&input) {

@@ -173,20 +173,45 @@ impl<'a> Part<'a> {
         }
     }
 
+    /// The text itself when decoding would change nothing: no `+`, no `%`, and UTF-8.
+    #[inline]
+    fn borrowed(self) -> Option<&'a str> {
+        if !self.plain {
+            return None;
+        }
+        self.text.or_else(|| core::str::from_utf8(self.raw).ok())
+    }
+
     /// The decoded text, borrowed when decoding would change nothing.
     pub(super) fn decode_cow(self, profile: Profile) -> Result<Cow<'a, str>, QueryError> {
-        if self.plain {
-            if let Some(t) = self.text {
-                return Ok(Cow::Borrowed(t));
-            }
-            if let Ok(t) = core::str::from_utf8(self.raw) {
-                return Ok(Cow::Borrowed(t));
-            }
+        if let Some(t) = self.borrowed() {
+            return Ok(Cow::Borrowed(t));
         }
         // Decoding never makes valid UTF-8 input longer, so one allocation is enough for it.
         let mut out = String::with_capacity(self.raw.len());
         self.decode_to(profile, &mut out)?;
         Ok(Cow::Owned(out))
+    }
+
+    /// The decoded text, borrowed when decoding would change nothing, else decoded into
+    /// `scratch` (cleared first; empty again on error).
+    pub(super) fn decode_in<'s>(
+        self,
+        profile: Profile,
+        scratch: &'s mut String,
+    ) -> Result<&'s str, QueryError>
+    where
+        'a: 's,
+    {
+        if let Some(t) = self.borrowed() {
+            return Ok(t);
+        }
+        scratch.clear();
+        if let Err(e) = self.decode_to(profile, scratch) {
+            scratch.clear();
+            return Err(e);
+        }
+        Ok(scratch.as_str())
     }
 
     /// Appends the decoded text to `out`; on error `out` is left as it was (the decoders may

@@ -422,6 +422,55 @@ impl<'a> Pair<'a> {
         self.value_part().decode_string(profile, out)
     }
 
+    /// The decoded name, borrowed from the input when there is nothing to decode, else decoded
+    /// into `scratch` (cleared first) and borrowed from it: the hot-loop form, which neither
+    /// allocates (given a `scratch` with the capacity) nor copies what needs no decoding.
+    ///
+    /// On error `scratch` is left empty.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let mut scratch = String::with_capacity(64);
+    /// let pair = pairs("na+me=1").next().unwrap();
+    /// assert_eq!(pair.name_in(Profile::Whatwg, &mut scratch)?, "na me");
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn name_in<'s>(
+        &self,
+        profile: Profile,
+        scratch: &'s mut String,
+    ) -> Result<&'s str, QueryError>
+    where
+        'a: 's,
+    {
+        self.name_part().decode_in(profile, scratch)
+    }
+
+    /// The decoded value, borrowed from the input when there is nothing to decode, else decoded
+    /// into `scratch` (cleared first) and borrowed from it; see [`Pair::name_in`].
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let mut scratch = String::with_capacity(64);
+    /// let mut values = Vec::new();
+    /// for pair in pairs("a=plain&b=x+y%21") {
+    ///     // `plain` borrows the input; `x y!` is decoded into `scratch`.
+    ///     values.push(pair.value_in(Profile::Whatwg, &mut scratch)?.len());
+    /// }
+    /// assert_eq!(values, [5, 4]);
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn value_in<'s>(
+        &self,
+        profile: Profile,
+        scratch: &'s mut String,
+    ) -> Result<&'s str, QueryError>
+    where
+        'a: 's,
+    {
+        self.value_part().decode_in(profile, scratch)
+    }
+
     /// The name as raw bytes: `+` → space and valid `%XX` decoded, malformed `%` kept.
     ///
     /// ```
