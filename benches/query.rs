@@ -91,9 +91,38 @@ fn raw_enumeration(c: &mut Criterion) {
     g.finish();
 }
 
+/// What `reqparse_in` and `form-net_str` decode, pair by pair: the two must agree before their
+/// times are compared.
+fn same_pairs(q: &str) {
+    let mut scratch = String::new();
+    let ours: Vec<(String, String)> = query::pairs(q)
+        .map(|p| {
+            let name = p.name_in(Profile::Whatwg, &mut scratch).unwrap().to_owned();
+            (
+                name,
+                p.value_in(Profile::Whatwg, &mut scratch)
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let limits = form_net::Limits::DEFAULT.with_max_fields(100_000);
+    let mut buf = vec![0u8; q.len()];
+    let policy = form_net::PercentPolicy::Literal;
+    let theirs: Vec<(String, String)> = form_net::raw_pairs(form_net_query(q), &limits)
+        .map(|p| {
+            let p = p.unwrap();
+            let name = p.decode_name(&mut buf, policy).unwrap().to_owned();
+            (name, p.decode_value(&mut buf, policy).unwrap().to_owned())
+        })
+        .collect();
+    assert_eq!(ours, theirs, "reqparse and form-net disagree on {q:.40}");
+}
+
 fn decode_all(c: &mut Criterion) {
     let mut g = c.benchmark_group("decode_all");
     for (name, q) in inputs() {
+        same_pairs(&q);
         g.throughput(Throughput::Bytes(q.len() as u64));
         g.bench_with_input(BenchmarkId::new("reqparse_into", name), &q, |b, q| {
             let mut buf = String::with_capacity(q.len());
@@ -106,6 +135,19 @@ fn decode_all(c: &mut Criterion) {
                     buf.clear();
                     p.decode_value_into(Profile::Whatwg, &mut buf).unwrap();
                     n += buf.len();
+                }
+                n
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("reqparse_in", name), &q, |b, q| {
+            // Borrowed when plain, else decoded into one reused scratch: form-net's
+            // borrow-when-plain `decode_*` into a caller's buffer does the same work.
+            let mut scratch = String::with_capacity(q.len());
+            b.iter(|| {
+                let mut n = 0;
+                for p in query::pairs(black_box(q)) {
+                    n += p.name_in(Profile::Whatwg, &mut scratch).unwrap().len();
+                    n += p.value_in(Profile::Whatwg, &mut scratch).unwrap().len();
                 }
                 n
             })
@@ -130,6 +172,28 @@ fn decode_all(c: &mut Criterion) {
                     let p = p.unwrap();
                     n += p.decode_name(&mut buf, policy).unwrap().len();
                     n += p.decode_value(&mut buf, policy).unwrap().len();
+                }
+                n
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("form-net_str", name), &q, |b, q| {
+            // form-net's fastest documented way: borrow with `name_str`/`value_str` when plain,
+            // decode into the buffer only otherwise (the same work as `reqparse_in`).
+            let limits = form_net::Limits::DEFAULT.with_max_fields(100_000);
+            let mut buf = vec![0u8; q.len()];
+            let policy = form_net::PercentPolicy::Literal;
+            b.iter(|| {
+                let mut n = 0;
+                for p in form_net::raw_pairs(form_net_query(black_box(q)), &limits) {
+                    let p = p.unwrap();
+                    n += match p.name_str() {
+                        Some(s) => s.len(),
+                        None => p.decode_name(&mut buf, policy).unwrap().len(),
+                    };
+                    n += match p.value_str() {
+                        Some(s) => s.len(),
+                        None => p.decode_value(&mut buf, policy).unwrap().len(),
+                    };
                 }
                 n
             })
