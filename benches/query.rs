@@ -91,31 +91,39 @@ fn raw_enumeration(c: &mut Criterion) {
     g.finish();
 }
 
-/// What `reqparse_in` and `form-net_str` decode, pair by pair: the two must agree before their
-/// times are compared.
-fn same_pairs(q: &str) {
-    let mut scratch = String::new();
-    let ours: Vec<(String, String)> = query::pairs(q)
-        .map(|p| {
-            let name = p.name_in(Profile::Whatwg, &mut scratch).unwrap().to_owned();
-            (
-                name,
-                p.value_in(Profile::Whatwg, &mut scratch)
-                    .unwrap()
-                    .to_owned(),
-            )
-        })
-        .collect();
+/// Every name and value of `q` as `reqparse_in` reads them: borrowed when plain, else decoded
+/// into `scratch`.
+fn reqparse_each(q: &str, scratch: &mut String, mut each: impl FnMut(&str)) {
+    for p in query::pairs(q) {
+        each(p.name_in(Profile::Whatwg, scratch).unwrap());
+        each(p.value_in(Profile::Whatwg, scratch).unwrap());
+    }
+}
+
+/// Every name and value of `q` as `form-net_str` reads them, form-net's fastest documented way:
+/// `name_str`/`value_str` when plain, else `decode_*` into `buf`.
+fn form_net_each(q: &str, buf: &mut [u8], mut each: impl FnMut(&str)) {
     let limits = form_net::Limits::DEFAULT.with_max_fields(100_000);
-    let mut buf = vec![0u8; q.len()];
     let policy = form_net::PercentPolicy::Literal;
-    let theirs: Vec<(String, String)> = form_net::raw_pairs(form_net_query(q), &limits)
-        .map(|p| {
-            let p = p.unwrap();
-            let name = p.decode_name(&mut buf, policy).unwrap().to_owned();
-            (name, p.decode_value(&mut buf, policy).unwrap().to_owned())
-        })
-        .collect();
+    for p in form_net::raw_pairs(form_net_query(q), &limits) {
+        let p = p.unwrap();
+        each(match p.name_str() {
+            Some(s) => s,
+            None => p.decode_name(buf, policy).unwrap(),
+        });
+        each(match p.value_str() {
+            Some(s) => s,
+            None => p.decode_value(buf, policy).unwrap(),
+        });
+    }
+}
+
+/// `reqparse_in` and `form-net_str` must decode the same names and values before their times
+/// are compared.
+fn same_pairs(q: &str) {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    reqparse_each(q, &mut String::new(), |s| ours.push(s.to_owned()));
+    form_net_each(q, &mut vec![0u8; q.len()], |s| theirs.push(s.to_owned()));
     assert_eq!(ours, theirs, "reqparse and form-net disagree on {q:.40}");
 }
 
@@ -140,15 +148,12 @@ fn decode_all(c: &mut Criterion) {
             })
         });
         g.bench_with_input(BenchmarkId::new("reqparse_in", name), &q, |b, q| {
-            // Borrowed when plain, else decoded into one reused scratch: form-net's
-            // borrow-when-plain `decode_*` into a caller's buffer does the same work.
+            // Borrowed when plain, else decoded into one reused scratch: the same work as
+            // `form-net_str`.
             let mut scratch = String::with_capacity(q.len());
             b.iter(|| {
                 let mut n = 0;
-                for p in query::pairs(black_box(q)) {
-                    n += p.name_in(Profile::Whatwg, &mut scratch).unwrap().len();
-                    n += p.value_in(Profile::Whatwg, &mut scratch).unwrap().len();
-                }
+                reqparse_each(black_box(q), &mut scratch, |s| n += s.len());
                 n
             })
         });
@@ -177,24 +182,10 @@ fn decode_all(c: &mut Criterion) {
             })
         });
         g.bench_with_input(BenchmarkId::new("form-net_str", name), &q, |b, q| {
-            // form-net's fastest documented way: borrow with `name_str`/`value_str` when plain,
-            // decode into the buffer only otherwise (the same work as `reqparse_in`).
-            let limits = form_net::Limits::DEFAULT.with_max_fields(100_000);
             let mut buf = vec![0u8; q.len()];
-            let policy = form_net::PercentPolicy::Literal;
             b.iter(|| {
                 let mut n = 0;
-                for p in form_net::raw_pairs(form_net_query(black_box(q)), &limits) {
-                    let p = p.unwrap();
-                    n += match p.name_str() {
-                        Some(s) => s.len(),
-                        None => p.decode_name(&mut buf, policy).unwrap().len(),
-                    };
-                    n += match p.value_str() {
-                        Some(s) => s.len(),
-                        None => p.decode_value(&mut buf, policy).unwrap().len(),
-                    };
-                }
+                form_net_each(black_box(q), &mut buf, |s| n += s.len());
                 n
             })
         });
