@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use reqparse::query::{
-    self, add_query_string, append_pairs, decode_spans, MapOptions, Pairs, Profile, QueryMap,
-    SPAN_DECODED,
+    self, add_query_string, append_pairs, decode_spans, MapOptions, Pairs, Profile, QueryErrorKind,
+    QueryMap, SPAN_DECODED,
 };
 
 /// Bytes that exercise every branch: separators, escapes (valid, truncated, non-hex), `+`,
@@ -222,6 +222,53 @@ proptest! {
         for pair in Pairs::new(&input) {
             let want = String::from_utf8_lossy(&pair.decode_value_bytes()).into_owned();
             prop_assert_eq!(pair.decode_value(Profile::Whatwg).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn strict_matches_reference(input in query_bytes()) {
+        // Reference: decode leniently, remembering where each byte came from and the first
+        // malformed `%`; Strict fails at whichever comes first of that `%` and the origin of
+        // the first byte that is not UTF-8, else gives the text.
+        for pair in Pairs::new(&input) {
+            let raw = pair.value();
+            let base = raw.as_ptr() as usize - input.as_ptr() as usize;
+            let (mut bytes, mut origins, mut malformed) = (Vec::new(), Vec::new(), None);
+            let mut i = 0;
+            while let Some(&b) = raw.get(i) {
+                let hex = |k: usize| raw.get(i + k).and_then(|&d| (d as char).to_digit(16));
+                let (v, width) = match (b, hex(1), hex(2)) {
+                    (b'%', Some(h), Some(l)) => ((h * 16 + l) as u8, 3),
+                    (b'%', ..) => {
+                        malformed.get_or_insert(base + i);
+                        (b'%', 1)
+                    }
+                    (b'+', ..) => (b' ', 1),
+                    _ => (b, 1),
+                };
+                bytes.push(v);
+                origins.push(base + i);
+                i += width;
+            }
+            let invalid = std::str::from_utf8(&bytes).err().map(|e| origins[e.valid_up_to()]);
+            let got = pair.decode_value(Profile::Strict).map_err(|e| (e.kind, e.offset));
+            let want = match (malformed, invalid) {
+                (Some(m), Some(u)) if u < m => Err((QueryErrorKind::InvalidUtf8, u)),
+                (Some(m), _) => Err((QueryErrorKind::InvalidEscape, m)),
+                (None, Some(u)) => Err((QueryErrorKind::InvalidUtf8, u)),
+                (None, None) => Ok(String::from_utf8(bytes).unwrap()),
+            };
+            prop_assert_eq!(got.map(|c| c.into_owned()), want);
+        }
+    }
+
+    #[test]
+    fn collect_pairs_matches_pairs(input in query_text()) {
+        for profile in Profile::ALL {
+            let one_by_one: Result<Vec<(String, String)>, _> = query::pairs(&input)
+                .map(|p| Ok((p.decode_name(profile)?.into_owned(), p.decode_value(profile)?.into_owned())))
+                .collect();
+            prop_assert_eq!(query::collect_pairs(&input, profile), one_by_one);
         }
     }
 

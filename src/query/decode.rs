@@ -193,6 +193,16 @@ impl<'a> Part<'a> {
         Ok(Cow::Owned(out))
     }
 
+    /// The decoded text in a `String` of its own: one allocation, none when it is empty.
+    pub(super) fn decode_owned(self, profile: Profile) -> Result<String, QueryError> {
+        if let Some(t) = self.borrowed() {
+            return Ok(String::from(t));
+        }
+        let mut out = String::with_capacity(self.raw.len());
+        self.decode_to(profile, &mut out)?;
+        Ok(out)
+    }
+
     /// The decoded text, borrowed when decoding would change nothing, else decoded into
     /// `scratch` (cleared first; empty again on error).
     pub(super) fn decode_in<'s>(
@@ -644,12 +654,18 @@ fn decode_ill_formed<S: Sink, P: Provenance>(
     let mut len = 0;
     let mut i = 0;
     loop {
+        // A malformed `%` under Strict, reported once the bytes before it are validated: an
+        // invalid one among them comes first.
+        let mut malformed = Ok(());
         while len < CHUNK {
             let Some(&b) = raw.get(i) else { break };
             let (v, width) = match P::step(raw, i, b) {
                 Some(decoded) => decoded,
                 None => {
-                    profile.malformed_escape(base + i)?;
+                    malformed = profile.malformed_escape(base + i);
+                    if malformed.is_err() {
+                        break;
+                    }
                     (b'%', 1)
                 }
             };
@@ -661,10 +677,12 @@ fn decode_ill_formed<S: Sink, P: Provenance>(
             len += 1;
             i += width;
         }
-        let last = i >= raw.len();
+        // What follows a malformed `%` cannot go on a sequence before it.
+        let last = i >= raw.len() || malformed.is_err();
         let flow = put_valid(slice(&buf, ..len), last, sink, |sink, start, bad| {
             profile.put_invalid(raw, provenance.origins(first, start, bad), base, sink)
         })?;
+        malformed?;
         let took = match flow {
             Flow::Stopped => return Ok(false),
             Flow::Took(took) => took,
@@ -721,6 +739,10 @@ mod tests {
         let pair = Pairs::new(b"a=%C3\xA9\xFF%FF+").next().unwrap();
         let want = ("é\u{FFFD}\u{FFFD} ".into(), "é\u{FFFD}%FF ".into(), 6);
         assert_eq!(profiles(pair), want);
+        // Strict reports the first error in the input: the raw byte before a malformed `%`.
+        let pair = Pairs::new(b"=\xC3%").next().unwrap();
+        let err = pair.decode_value(Profile::Strict).unwrap_err();
+        assert_eq!((err.kind, err.offset), (QueryErrorKind::InvalidUtf8, 1));
     }
 
     #[test]

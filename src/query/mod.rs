@@ -20,6 +20,7 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::bytes::{set, slice, str_slice};
@@ -191,6 +192,27 @@ pub fn pairs(input: &str) -> Pairs<'_> {
     let mut p = Pairs::new(input.as_bytes());
     p.text = Some(input);
     p
+}
+
+/// Decodes every pair of a query into owned strings, in input order: the one call for when
+/// the pairs must outlive the input. One allocation per non-empty name or value, and the
+/// vector's own; the first error stops it.
+///
+/// ```
+/// use reqparse::query::{collect_pairs, Profile};
+///
+/// let all = collect_pairs("?a=1&b=x+y&&c", Profile::Whatwg)?;
+/// assert_eq!(all, [("a", "1"), ("b", "x y"), ("c", "")].map(|(n, v)| (n.into(), v.into())));
+/// assert_eq!(collect_pairs("a=%zz", Profile::Strict).unwrap_err().offset, 2);
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
+pub fn collect_pairs(input: &str, profile: Profile) -> Result<Vec<(String, String)>, QueryError> {
+    pairs(input)
+        .map(|pair| {
+            let name = pair.name_part().decode_owned(profile)?;
+            Ok((name, pair.value_part().decode_owned(profile)?))
+        })
+        .collect()
 }
 
 impl<'a> Pairs<'a> {
