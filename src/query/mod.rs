@@ -299,16 +299,28 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
     // Whole words as arrays: no length to check, nothing to fall back on.
     let (words, tail) = bytes.as_chunks::<8>();
     let mut base = 0;
-    for word in words {
+    let mut rest = words.iter();
+    // Until the first escape, look for `&` and escapes; after it, for `&` alone.
+    for word in rest.by_ref() {
         let w = u64::from_le_bytes(*word);
         let amp = zeros(w ^ (ONES * u64::from(b'&')));
         let esc = zeros(w ^ (ONES * u64::from(b'%'))) | zeros(w ^ (ONES * u64::from(b'+')));
         if amp != 0 {
             let k = amp.trailing_zeros() / 8;
             let below = (1u64 << (k * 8)) - 1;
-            return (base + k as usize, escapes || esc & below != 0);
+            return (base + k as usize, esc & below != 0);
         }
-        escapes |= esc != 0;
+        base += 8;
+        if esc != 0 {
+            escapes = true;
+            break;
+        }
+    }
+    for word in rest {
+        let amp = zeros(u64::from_le_bytes(*word) ^ (ONES * u64::from(b'&')));
+        if amp != 0 {
+            return (base + (amp.trailing_zeros() / 8) as usize, true);
+        }
         base += 8;
     }
     for (k, &b) in tail.iter().enumerate() {
