@@ -62,6 +62,7 @@ macro_rules! profile_names {
 }
 pub(crate) use profile_names;
 
+pub mod body;
 pub mod disposition;
 pub mod percent;
 pub mod query;

@@ -1,0 +1,54 @@
+//! Request bodies, read as they arrive: sans-io decoders that borrow the caller's buffer.
+//!
+//! Each reader is a state machine the caller feeds: it takes the bytes read so far and
+//! answers a [`Step`]: how many of them it consumed and, when it has one, an event borrowing
+//! from them. `event: None` means it needs more input; the bytes it did not consume (at most
+//! one incomplete line, whose length is capped by a limit) must be fed again, followed by what
+//! arrives next. Nothing is copied and nothing is allocated on the data path, and every split
+//! of the same input into reads gives the same events (data may come in different pieces) and
+//! the same errors at the same offsets; the split-invariance property tests prove it.
+//!
+//! - [`chunked`]: the chunked transfer coding of RFC 9112 §7.1, strict where request
+//!   smuggling lives.
+//!
+//! ```
+//! use reqparse::body::chunked::{Chunk, ChunkedDecoder};
+//!
+//! let mut decoder = ChunkedDecoder::default();
+//! let mut input: &[u8] = b"5\r\nhello\r\n0\r\n\r\n";
+//! let mut body = Vec::new();
+//! loop {
+//!     let step = decoder.decode(input)?;
+//!     input = &input[step.consumed..];
+//!     match step.event {
+//!         Some(Chunk::Data(data)) => body.extend_from_slice(data),
+//!         Some(Chunk::Trailer { .. }) => {}
+//!         Some(Chunk::End) => break,
+//!         None => unreachable!("the whole body was given"),
+//!     }
+//! }
+//! assert_eq!(body, b"hello");
+//! # Ok::<(), reqparse::body::chunked::ChunkedError>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod chunked;
+
+/// What a reader made of the input it was given: how much of it it consumed, and the event it
+/// found, if any (`None`: it needs more input).
+///
+/// ```
+/// use reqparse::body::chunked::ChunkedDecoder;
+///
+/// // An incomplete size line is not consumed: it is fed again with what follows.
+/// let step = ChunkedDecoder::default().decode(b"1F")?;
+/// assert_eq!((step.consumed, step.event), (0, None));
+/// # Ok::<(), reqparse::body::chunked::ChunkedError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step<E> {
+    /// How many bytes of the input were consumed; the rest is fed again.
+    pub consumed: usize,
+    /// The event found, borrowing from the input; `None` when more input is needed.
+    pub event: Option<E>,
+}
