@@ -15,13 +15,16 @@ const MIME_CHARSETC: EncodeSet = ALPHA.union(DIGIT).add(b"!#$%&+-^_`{}~");
 
 /// `name*N` or `name*N*` (RFC 2231 §3): `(name, N, encoded)`. `N` has no leading zero, so
 /// `*01` is not a section (tc2231 `attfncontlz`).
-pub(super) fn section(name: &str) -> Option<(&str, usize, bool)> {
-    let (rest, encoded) = match name.strip_suffix('*') {
+pub(super) fn section(name: &[u8]) -> Option<(&[u8], usize, bool)> {
+    let (rest, encoded) = match name.strip_suffix(b"*") {
         Some(r) => (r, true),
         None => (name, false),
     };
-    let (base, digits) = rest.rsplit_once('*')?;
-    let digits = digits.as_bytes();
+    let star = rest.iter().rposition(|&c| c == b'*')?;
+    let (base, digits) = (
+        crate::bytes::slice(rest, ..star),
+        crate::bytes::slice(rest, star + 1..),
+    );
     if base.is_empty() || digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -162,9 +165,13 @@ impl<'a> Sections<'a> {
         }
     }
 
+    /// A Latin-1 section (no text as written) is left out, so the join stops before it.
     pub(super) fn set(&mut self, n: usize, p: Param<'a>, encoded: bool) {
+        let Some(raw) = p.raw_text() else {
+            return;
+        };
         if let Some(slot) = self.parts.get_mut(n) {
-            *slot = Some((p.raw, p.quoting, encoded));
+            *slot = Some((raw, p.quoting, encoded));
             self.any = true;
         }
     }
@@ -204,7 +211,7 @@ impl<'a> Sections<'a> {
             } else {
                 match quoting {
                     Quoting::Quoted { escaped } => (
-                        super::strip_quotes(raw),
+                        crate::bytes::as_str(super::strip_quotes(raw.as_bytes())),
                         if escaped { Mode::Quoted } else { Mode::Plain },
                     ),
                     _ => (raw, Mode::Plain),
@@ -240,10 +247,10 @@ mod tests {
 
     #[test]
     fn sections_have_no_leading_zero() {
-        assert_eq!(section("filename*0*"), Some(("filename", 0, true)));
-        assert_eq!(section("filename*12"), Some(("filename", 12, false)));
+        assert_eq!(section(b"filename*0*"), Some((&b"filename"[..], 0, true)));
+        assert_eq!(section(b"filename*12"), Some((&b"filename"[..], 12, false)));
         for name in ["filename*01", "filename*", "*1", "filename*1a", "filename"] {
-            assert_eq!(section(name), None, "{name}");
+            assert_eq!(section(name.as_bytes()), None, "{name}");
         }
     }
 

@@ -4,7 +4,7 @@
 use super::charset::{decode_pct, Charset, ExtRules, Invalid};
 use super::encoded_word::{browser_word, decode_2047_words, dotnet_mime, Word};
 use super::ext_value::{decode_ext, section, Sections};
-use super::{strip_quotes, ContentDisposition, Param, Profile, Quoting};
+use super::{latin1, strip_quotes, ContentDisposition, Param, Profile, Quoting};
 use alloc::borrow::Cow;
 use alloc::string::String;
 
@@ -33,15 +33,15 @@ pub(super) struct Found<'a> {
     /// The first `filename`, the first `filename*`, and how many of each there are.
     plain: Option<Param<'a>>,
     star: Option<Param<'a>>,
-    plains: usize,
-    stars: usize,
+    plains: u8,
+    stars: u8,
     /// Whether a `filename*<N>` section exists.
     continued: bool,
 }
 
 impl<'a> Found<'a> {
     pub(super) fn note(&mut self, p: Param<'a>) {
-        let n = p.name.as_bytes();
+        let n = p.name;
         if n.len() < 8
             || !n
                 .get(..8)
@@ -51,11 +51,11 @@ impl<'a> Found<'a> {
         }
         match n.get(8..) {
             Some(b"") => {
-                self.plains += 1;
+                self.plains = self.plains.saturating_add(1);
                 self.plain = self.plain.or(Some(p));
             }
             Some(b"*") => {
-                self.stars += 1;
+                self.stars = self.stars.saturating_add(1);
                 self.star = self.star.or(Some(p));
             }
             Some([b'*', ..]) => self.continued = true,
@@ -112,8 +112,9 @@ impl<'a> ContentDisposition<'a> {
             ..
         } = self.found;
         if let Some(s) = star {
+            // A token, so ASCII.
             if s.quoting == Quoting::Token {
-                if let Some(v) = decode_ext(s.raw, ExtRules::Strict) {
+                if let Some(v) = s.raw_text().and_then(|t| decode_ext(t, ExtRules::Strict)) {
                     return Some(v);
                 }
             }
@@ -123,7 +124,7 @@ impl<'a> ContentDisposition<'a> {
             let mut parts = Sections::new();
             for p in self.params() {
                 if let Some((base, n, encoded)) = section(p.name) {
-                    if base.eq_ignore_ascii_case("filename") {
+                    if base.eq_ignore_ascii_case(b"filename") {
                         parts.set(n, p, encoded);
                     }
                 }
@@ -146,7 +147,11 @@ impl<'a> ContentDisposition<'a> {
         let f = self.found;
         if f.plains <= 1 && f.stars <= 1 {
             // No duplicates: the noted parameters are the only candidates.
-            if let Some(v) = f.star.and_then(|s| decode_ext(s.raw, ExtRules::Browser)) {
+            // Chromium wants an ASCII ext-value: a Latin-1 one (no text) fails like any other.
+            if let Some(v) = f
+                .star
+                .and_then(|s| decode_ext(s.raw_text()?, ExtRules::Browser))
+            {
                 if !v.is_empty() {
                     return Some(v);
                 }
@@ -157,10 +162,10 @@ impl<'a> ContentDisposition<'a> {
         // Chromium takes the first *non-empty* of each, so a later duplicate may win.
         let mut plain: Option<Cow<'a, str>> = None;
         for p in self.params() {
-            if plain.is_none() && p.name.eq_ignore_ascii_case("filename") {
+            if plain.is_none() && p.name.eq_ignore_ascii_case(b"filename") {
                 plain = browser_filename(p.value(), opts.decode_2047).filter(|v| !v.is_empty());
-            } else if p.name.eq_ignore_ascii_case("filename*") {
-                if let Some(v) = decode_ext(p.raw, ExtRules::Browser) {
+            } else if p.name.eq_ignore_ascii_case(b"filename*") {
+                if let Some(v) = p.raw_text().and_then(|t| decode_ext(t, ExtRules::Browser)) {
                     if !v.is_empty() {
                         return Some(v);
                     }
@@ -173,23 +178,34 @@ impl<'a> ContentDisposition<'a> {
     fn filename_dotnet(&self, opts: FilenameOptions) -> Option<Cow<'a, str>> {
         // NameValueHeaderValue.Find: the first of each name.
         if let Some(s) = self.found.star {
-            if let Some(v) = decode_ext(s.raw, ExtRules::DotNet) {
-                return Some(v);
+            let v = match s.raw_text() {
+                Some(t) => decode_ext(t, ExtRules::DotNet),
+                // .NET sees the header as text: the Latin-1 characters, decoded the same way.
+                None => decode_ext(&latin1(s.raw, false), ExtRules::DotNet)
+                    .map(|v| Cow::Owned(v.into_owned())),
+            };
+            if v.is_some() {
+                return v;
             }
         }
         let p = self.found.plain?;
         if opts.decode_2047 {
-            if let Some(v) = dotnet_mime(p.raw) {
+            if let Some(v) = p.raw_text().and_then(dotnet_mime) {
                 return Some(Cow::Owned(v));
             }
         }
         // .NET's GetName only strips the quotes (HeaderUtilities.RemoveQuotes).
         let raw = p.raw;
-        Some(Cow::Borrowed(if raw.len() > 1 {
+        let unquoted = if raw.len() > 1 {
             strip_quotes(raw)
         } else {
             raw
-        }))
+        };
+        Some(if p.latin1 {
+            Cow::Owned(latin1(unquoted, false))
+        } else {
+            Cow::Borrowed(crate::bytes::as_str(unquoted))
+        })
     }
 }
 

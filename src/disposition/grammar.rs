@@ -11,7 +11,7 @@ use super::{
     err, ContentDisposition, DispositionError, DispositionErrorKind, Param, Profile, Quoting,
     Tally, MAX_PARAMS, MAX_SECTIONS,
 };
-use crate::bytes::{set, set_range};
+use crate::bytes::{set, set_range, slice};
 
 // Byte classes: one table, one bit per class, one `set` call per grammar row. (RFC 8187
 // attr-char, tchar minus `*` `'` `%`, is the percent toolbox's `ATTR_CHAR`.)
@@ -60,22 +60,18 @@ pub(super) fn is_token(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|&c| is(c, TCHAR))
 }
 
-/// `s[from..to]`, where `s` is the longest UTF-8 prefix of the header: the scanners only
-/// cut at ASCII bytes, so this fails only for a slice reaching past that prefix, and the
-/// first byte that is not UTF-8 is at `s.len()`.
-pub(super) fn sub(s: &str, from: usize, to: usize) -> Result<&str, DispositionError> {
-    s.get(from..to)
-        .ok_or(err(DispositionErrorKind::InvalidUtf8, s.len()))
-}
-
-pub(super) fn parse_grammar<'a>(
+pub(super) fn parse_grammar(
     h: &[u8],
-    text: &'a str,
     profile: Profile,
-) -> Result<ContentDisposition<'a>, DispositionError> {
+) -> Result<ContentDisposition<'_>, DispositionError> {
     use DispositionErrorKind as K;
     let start = skip(h, 0, WS);
     let end = skip(h, start, TCHAR);
+    let kind = slice(h, start..end);
+    if end == h.len() && start == 0 && end > 0 {
+        // The bare type (`inline`, `attachment`): nothing else to look at.
+        return Ok(Tally::default().finish(h, kind, end, profile));
+    }
     if end == start {
         return Err(match h.get(start) {
             Some(b'"') => err(K::QuotedType, start),
@@ -87,24 +83,24 @@ pub(super) fn parse_grammar<'a>(
         // `filename=foo.html`: a parameter where the type should be (tc2231 attmissingdisposition).
         return Err(err(K::MissingType, start));
     }
-    let kind = sub(text, start, end)?;
     let mut seen = Seen::new();
     let mut tally = Tally::default();
     let mut pos = end;
-    while let Some((p, next)) = grammar_next(h, text, pos, profile)? {
+    while let Some((p, next)) = grammar_next(h, pos, profile)? {
         tally.add(p)?;
         if profile == Profile::Strict {
-            let sectioned = p.name.bytes().any(|c| c == b'*');
-            if let Some((_, n, _)) = section(p.name).filter(|_| sectioned) {
-                if n >= MAX_SECTIONS {
-                    return Err(err(K::SectionLimit, p.offset));
+            if p.name.contains(&b'*') {
+                if let Some((_, n, _)) = section(p.name) {
+                    if n >= MAX_SECTIONS {
+                        return Err(err(K::SectionLimit, p.offset()));
+                    }
                 }
             }
-            seen.insert(text.as_bytes(), p.name, p.offset)?;
+            seen.insert(h, p.name, p.offset())?;
         }
         pos = next;
     }
-    Ok(tally.finish(text, kind, end, profile))
+    Ok(tally.finish(h, kind, end, profile))
 }
 
 /// What comes after a value (or the type) when it is not `;`.
@@ -120,12 +116,11 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
 
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
 /// `Ok(None)` at the end of the header.
-pub(super) fn grammar_next<'a>(
+pub(super) fn grammar_next(
     h: &[u8],
-    text: &'a str,
     pos: usize,
     profile: Profile,
-) -> Result<Option<(Param<'a>, usize)>, DispositionError> {
+) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
     use DispositionErrorKind as K;
     let mut at = skip(h, pos, WS);
     match h.get(at) {
@@ -145,18 +140,13 @@ pub(super) fn grammar_next<'a>(
             Some(_) => err(K::InvalidName, at),
         });
     }
-    let name = sub(text, name_start, at)?;
+    let name = slice(h, name_start..at);
     let name_end = at;
     at = skip(h, at, WS);
     if h.get(at) != Some(&b'=') {
         // ASP.NET keeps `name` without a value (NameValueHeaderValue with a null value).
         if profile == Profile::DotNet && matches!(h.get(at), None | Some(b';')) {
-            let p = Param {
-                name,
-                raw: "",
-                quoting: Quoting::Token,
-                offset: name_start,
-            };
+            let p = Param::new(name, &[], Quoting::Token, false, name_start);
             return Ok(Some((p, name_end)));
         }
         return Err(match h.get(at) {
@@ -167,10 +157,10 @@ pub(super) fn grammar_next<'a>(
     }
     at = skip(h, at + 1, WS);
     let value_start = at;
-    let quoting = if h.get(at) == Some(&b'"') {
-        let (end, escaped) = quoted_end(h, at, profile)?;
+    let (quoting, high) = if h.get(at) == Some(&b'"') {
+        let (end, escaped, high) = quoted_end(h, at, profile)?;
         at = end;
-        Quoting::Quoted { escaped }
+        (Quoting::Quoted { escaped }, high)
     } else {
         at = skip(h, at, TCHAR);
         if at == value_start {
@@ -179,56 +169,58 @@ pub(super) fn grammar_next<'a>(
                 _ => err(K::MissingValue, at),
             });
         }
-        Quoting::Token
+        (Quoting::Token, false)
     };
-    let raw = sub(text, value_start, at)?;
-    Ok(Some((
-        Param {
-            name,
-            raw,
-            quoting,
-            offset: name_start,
-        },
-        at,
-    )))
+    let raw = slice(h, value_start..at);
+    let p = Param::new(
+        name,
+        raw,
+        quoting,
+        high && core::str::from_utf8(raw).is_err(),
+        name_start,
+    );
+    Ok(Some((p, at)))
 }
 
-/// The end (one past the closing `"`) of the quoted string opening at `open`.
-fn quoted_end(h: &[u8], open: usize, profile: Profile) -> Result<(usize, bool), DispositionError> {
+/// The end (one past the closing `"`) of the quoted string opening at `open`, whether it
+/// holds a quoted-pair, and whether it holds obs-text (a byte above 0x7F).
+fn quoted_end(
+    h: &[u8],
+    open: usize,
+    profile: Profile,
+) -> Result<(usize, bool, bool), DispositionError> {
     use DispositionErrorKind as K;
     let mut at = open + 1;
     let mut escaped = false;
+    let mut high = false;
     loop {
         at = skip(h, at, QDTEXT);
         match h.get(at) {
             None => return Err(err(K::UnterminatedQuote, open)),
-            Some(b'"') => return Ok((at + 1, escaped)),
+            Some(b'"') => return Ok((at + 1, escaped, high)),
             Some(b'\\') => {
                 escaped = true;
                 match h.get(at + 1) {
                     None => return Err(err(K::UnterminatedQuote, open)),
                     // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
                     Some(&c)
-                        if profile == Profile::Strict
-                            && !(c == b'\t' || (0x20..0x7F).contains(&c)) =>
+                        if profile == Profile::Strict && (c < 0x20 && c != b'\t' || c == 0x7F) =>
                     {
-                        return Err(if c >= 0x80 {
-                            err(K::NonAscii, at + 1)
-                        } else {
-                            err(K::InvalidQuotedChar, at + 1)
-                        });
+                        return Err(err(K::InvalidQuotedChar, at + 1));
                     }
-                    Some(_) => at += 2,
+                    Some(&c) => {
+                        high |= c >= 0x80;
+                        at += 2;
+                    }
                 }
             }
-            Some(&c) if profile == Profile::Strict => {
-                return Err(if c >= 0x80 {
-                    err(K::NonAscii, at)
-                } else {
-                    err(K::InvalidQuotedChar, at)
-                });
+            // obs-text (RFC 9110 §5.6.4): qdtext in every profile.
+            Some(&c) if c >= 0x80 => {
+                high = true;
+                at += 1;
             }
-            // .NET's quoted-string takes any character but `"` (sub() checks UTF-8 later).
+            Some(_) if profile == Profile::Strict => return Err(err(K::InvalidQuotedChar, at)),
+            // .NET's quoted-string takes any character but `"`.
             Some(_) => at += 1,
         }
     }
@@ -252,9 +244,9 @@ impl Seen {
         }
     }
 
-    fn insert(&mut self, h: &[u8], name: &str, offset: usize) -> Result<(), DispositionError> {
+    fn insert(&mut self, h: &[u8], name: &[u8], offset: usize) -> Result<(), DispositionError> {
         let mut x: u32 = 0x811C_9DC5;
-        for b in name.bytes() {
+        for &b in name {
             x = (x ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193);
         }
         let hash = (x ^ (x >> 8) ^ (x >> 16) ^ (x >> 24)) as u8;
@@ -264,7 +256,7 @@ impl Seen {
                 let (start, len) = (usize::from(start), usize::from(len));
                 // An earlier name of this header, so in bounds.
                 let earlier = crate::bytes::slice(h, start..start + len);
-                if hh == hash && earlier.eq_ignore_ascii_case(name.as_bytes()) {
+                if hh == hash && earlier.eq_ignore_ascii_case(name) {
                     return Err(err(DispositionErrorKind::DuplicateParameter, offset));
                 }
             }
@@ -324,13 +316,13 @@ mod tests {
     #[test]
     fn duplicates_ignore_case_in_strict_only() {
         let h = "a; Name=1; nAME=2";
-        let strict = parse_grammar(h.as_bytes(), h, Profile::Strict).unwrap_err();
+        let strict = parse_grammar(h.as_bytes(), Profile::Strict).unwrap_err();
         assert_eq!(
             (strict.kind, strict.offset),
             (DispositionErrorKind::DuplicateParameter, 11)
         );
         assert_eq!(
-            parse_grammar(h.as_bytes(), h, Profile::DotNet).map(|cd| cd.param_count()),
+            parse_grammar(h.as_bytes(), Profile::DotNet).map(|cd| cd.param_count()),
             Ok(2)
         );
     }
