@@ -18,7 +18,7 @@ pub(super) fn parse_browser(b: &[u8]) -> Result<ContentDisposition<'_>, Disposit
     let mut tally = Tally::default();
     let mut pos = params_at;
     while let Some((p, next)) = browser_next(b, pos) {
-        tally.add(p)?;
+        tally.add(b, &p)?;
         pos = next;
     }
     Ok(tally.finish(b, kind, params_at, Profile::Browser))

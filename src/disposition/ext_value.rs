@@ -3,7 +3,7 @@
 
 use super::charset::{decode, decode_pct, label, Charset, ExtRules, Invalid, Mode, Segs};
 use super::{Param, Quoting, MAX_SECTIONS};
-use crate::percent::{decode_into, escape_at, escape_run_len, ATTR_CHAR};
+use crate::percent::{escape_at, escape_run_len, ATTR_CHAR};
 use crate::percent::{EncodeSet, ALPHA, DIGIT};
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -40,9 +40,20 @@ pub(super) fn section(name: &[u8]) -> Option<(&[u8], usize, bool)> {
 
 /// Splits `charset'language'value` at its first two `'`.
 fn split_ext(raw: &str) -> Option<(&str, &str, &str)> {
-    let (cs, rest) = raw.split_once('\'')?;
-    let (lang, value) = rest.split_once('\'')?;
-    Some((cs, lang, value))
+    // A byte loop: the charset and language are a few bytes, too short for memchr to pay.
+    let b = raw.as_bytes();
+    let first = b.iter().position(|&c| c == b'\'')?;
+    let second = first
+        + 1
+        + crate::bytes::slice(b, first + 1..)
+            .iter()
+            .position(|&c| c == b'\'')?;
+    // Both cuts are at ASCII bytes, so character boundaries.
+    Some((
+        crate::bytes::str_slice(raw, ..first),
+        crate::bytes::str_slice(raw, first + 1..second),
+        crate::bytes::str_slice(raw, second + 1..),
+    ))
 }
 
 /// Decodes an ext-value (RFC 8187 §3.2) with `rules`; `None` when it is not valid for them.
@@ -98,9 +109,7 @@ pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
     }
     if cs == Charset::Utf8 {
         // One exactly sized buffer, which `String::from_utf8` keeps.
-        let mut bytes = Vec::new();
-        decode_into(value.as_bytes(), &mut bytes);
-        return match String::from_utf8(bytes) {
+        return match String::from_utf8(pct_decode(value.as_bytes())) {
             Ok(s) => Some(Cow::Owned(s)),
             Err(_) if invalid == Invalid::Replace => decode_pct(value, cs, invalid).map(Cow::Owned),
             Err(_) => None,
@@ -130,6 +139,36 @@ fn dotnet_mixed(value: &str, cs: Charset) -> Option<Cow<'_, str>> {
         }
     }
     Some(Cow::Owned(out))
+}
+
+/// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) into an exactly sized
+/// buffer. Two byte loops: ext-values are short, and memchr's setup would cost more than it
+/// saves on them.
+fn pct_decode(b: &[u8]) -> Vec<u8> {
+    let mut escapes = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' && escape_at(crate::bytes::slice(b, i..)).is_some() {
+            escapes += 1;
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(b.len() - 2 * escapes);
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            if let Some(v) = escape_at(crate::bytes::slice(b, i..)) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// value-chars = *( pct-encoded / attr-char )

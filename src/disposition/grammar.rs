@@ -87,16 +87,16 @@ pub(super) fn parse_grammar(
     let mut tally = Tally::default();
     let mut pos = end;
     while let Some((p, next)) = grammar_next(h, pos, profile)? {
-        tally.add(p)?;
+        tally.add(h, &p)?;
         if profile == Profile::Strict {
-            if p.name.contains(&b'*') {
+            if p.name.iter().any(|&c| c == b'*') {
                 if let Some((_, n, _)) = section(p.name) {
                     if n >= MAX_SECTIONS {
                         return Err(err(K::SectionLimit, p.offset()));
                     }
                 }
             }
-            seen.insert(h, p.name, p.offset())?;
+            seen.insert(h, end, p.name, p.offset())?;
         }
         pos = next;
     }
@@ -228,49 +228,84 @@ fn quoted_end(
 
 /// Duplicate detection in linear time: a 256-bit filter over a hash of the lowercased name,
 /// and an exact (case-insensitive) compare only with the earlier names of the same hash.
-/// At most [`MAX_PARAMS`] entries, on the stack.
+/// The table of earlier names (on the stack, at most [`MAX_PARAMS`]) is built only at the
+/// first filter hit, by one re-scan of the parameters before it: most headers never need it,
+/// so they never pay for its initialisation.
 struct Seen {
     filter: [u64; 4],
-    names: [(u16, u16, u8); MAX_PARAMS],
+    /// `(name offset, hash)` of every name so far, once a filter hit asked for them.
+    names: Option<[(u16, u8); MAX_PARAMS]>,
     len: usize,
+}
+
+fn name_hash(name: &[u8]) -> u8 {
+    let mut x: u32 = 0x811C_9DC5;
+    for &b in name {
+        x = (x ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193);
+    }
+    (x ^ (x >> 8) ^ (x >> 16) ^ (x >> 24)) as u8
 }
 
 impl Seen {
     fn new() -> Self {
         Seen {
             filter: [0; 4],
-            names: [(0, 0, 0); MAX_PARAMS],
+            names: None,
             len: 0,
         }
     }
 
-    fn insert(&mut self, h: &[u8], name: &[u8], offset: usize) -> Result<(), DispositionError> {
-        let mut x: u32 = 0x811C_9DC5;
-        for &b in name {
-            x = (x ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193);
-        }
-        let hash = (x ^ (x >> 8) ^ (x >> 16) ^ (x >> 24)) as u8;
+    /// Notes the name at `offset`; the parameters of `h` start at `params_at`.
+    fn insert(
+        &mut self,
+        h: &[u8],
+        params_at: usize,
+        name: &[u8],
+        offset: usize,
+    ) -> Result<(), DispositionError> {
+        let hash = name_hash(name);
         let (word, bit) = (usize::from(hash >> 6), 1u64 << (hash & 63));
-        if self.filter.get(word).is_some_and(|w| w & bit != 0) {
-            for &(start, len, hh) in self.names.iter().take(self.len) {
-                let (start, len) = (usize::from(start), usize::from(len));
-                // An earlier name of this header, so in bounds.
-                let earlier = crate::bytes::slice(h, start..start + len);
-                if hh == hash && earlier.eq_ignore_ascii_case(name) {
-                    return Err(err(DispositionErrorKind::DuplicateParameter, offset));
-                }
-            }
-        }
+        let hit = self.filter.get(word).is_some_and(|w| w & bit != 0);
         if let Some(w) = self.filter.get_mut(word) {
             *w |= bit;
         }
-        // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long.
-        if let Some(slot) = self.names.get_mut(self.len) {
-            *slot = (offset as u16, name.len() as u16, hash);
-            self.len += 1;
+        let names = match (&mut self.names, hit) {
+            (Some(names), _) => names,
+            (None, false) => {
+                self.len += 1;
+                return Ok(());
+            }
+            (names @ None, true) => names.insert(earlier_names(h, params_at, self.len)),
+        };
+        for &(start, hh) in names.iter().take(self.len) {
+            let start = usize::from(start);
+            // An earlier name of this header (a token), so in bounds.
+            let earlier = slice(h, start..skip(h, start, TCHAR));
+            if hh == hash && earlier.eq_ignore_ascii_case(name) {
+                return Err(err(DispositionErrorKind::DuplicateParameter, offset));
+            }
         }
+        // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long.
+        if let Some(slot) = names.get_mut(self.len) {
+            *slot = (offset as u16, hash);
+        }
+        self.len += 1;
         Ok(())
     }
+}
+
+/// The first `n` names from `params_at` (already validated), for [`Seen`]'s table.
+#[cold]
+fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> [(u16, u8); MAX_PARAMS] {
+    let mut names = [(0, 0); MAX_PARAMS];
+    for slot in names.iter_mut().take(n) {
+        let Ok(Some((p, next))) = grammar_next(h, pos, Profile::Strict) else {
+            break;
+        };
+        *slot = (p.offset as u16, name_hash(p.name));
+        pos = next;
+    }
+    names
 }
 
 #[cfg(test)]
@@ -309,6 +344,33 @@ mod tests {
                 ATTR_CHAR.keeps(b),
                 is(b, TCHAR) && !b"*'%".contains(&b),
                 "{b:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn duplicates_found_past_filter_hits() {
+        // 60 names in a 256-bit filter collide (the table is built at the first hit), and a
+        // duplicate is still found wherever it comes.
+        let mut h = String::from("a");
+        for i in 0..60 {
+            h.push_str(&format!("; p{i}=v"));
+        }
+        let hits = (0..60)
+            .map(|i| name_hash(format!("p{i}").as_bytes()))
+            .collect::<std::collections::HashSet<_>>();
+        assert!(hits.len() < 60, "no filter hit to exercise");
+        assert_eq!(
+            parse_grammar(h.as_bytes(), Profile::Strict).map(|cd| cd.param_count()),
+            Ok(60)
+        );
+        for dup in ["p0", "P7", "p59"] {
+            let d = format!("{h}; {dup}=w");
+            let e = parse_grammar(d.as_bytes(), Profile::Strict).unwrap_err();
+            assert_eq!(
+                (e.kind, e.offset),
+                (DispositionErrorKind::DuplicateParameter, h.len() + 2),
+                "{dup}"
             );
         }
     }

@@ -363,7 +363,7 @@ pub struct ContentDisposition<'a> {
     params_at: u16,
     count: u8,
     profile: Profile,
-    found: Found<'a>,
+    found: Found,
 }
 
 impl<'a> ContentDisposition<'a> {
@@ -605,24 +605,24 @@ impl<'a> ContentDisposition<'a> {
 /// What both parsers gather while they walk the parameters: how many (at most
 /// [`MAX_PARAMS`]) and the filename parameters.
 #[derive(Default)]
-struct Tally<'a> {
+struct Tally {
     count: u8,
-    found: Found<'a>,
+    found: Found,
 }
 
-impl<'a> Tally<'a> {
+impl Tally {
     /// Counts `p`; the parameter past [`MAX_PARAMS`] is an error at its offset.
-    fn add(&mut self, p: Param<'a>) -> Result<(), DispositionError> {
+    fn add(&mut self, header: &[u8], p: &Param<'_>) -> Result<(), DispositionError> {
         if usize::from(self.count) == MAX_PARAMS {
             return Err(err(DispositionErrorKind::TooManyParameters, p.offset()));
         }
-        self.found.note(p);
+        self.found.note(header, p);
         self.count += 1;
         Ok(())
     }
 
     /// `params_at` is at most the header's length, below [`MAX_HEADER_LEN`].
-    fn finish(
+    fn finish<'a>(
         self,
         header: &'a [u8],
         kind: &'a [u8],
