@@ -89,11 +89,10 @@ pub(super) fn parse_grammar(
     while let Some((p, next)) = grammar_next(h, pos, profile)? {
         tally.add(h, &p)?;
         if profile == Profile::Strict {
-            if p.name.iter().any(|&c| c == b'*') {
-                if let Some((_, n, _)) = section(p.name) {
-                    if n >= MAX_SECTIONS {
-                        return Err(err(K::SectionLimit, p.offset()));
-                    }
+            // `section` is a short byte loop (no memchr call for these few bytes).
+            if let Some((_, n, _)) = section(p.name) {
+                if n >= MAX_SECTIONS {
+                    return Err(err(K::SectionLimit, p.offset()));
                 }
             }
             seen.insert(h, end, p.name, p.offset())?;
