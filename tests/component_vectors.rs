@@ -299,7 +299,8 @@ fn native_disposition(
 #[test]
 fn disposition_vectors_through_the_component() {
     run_file("disposition.json", |inspector, case, failures| {
-        let input = text(case, "input").as_bytes();
+        // The header's bytes as they are: `parse` takes `list<u8>`.
+        let input = &vectors::input_bytes(case)[..];
         let (wit_profile, profile) = profiles(case, &DISPOSITION_PROFILES);
         let decode_2047 = flag(case, "decode_2047");
         let component = inspector
