@@ -3,6 +3,7 @@
 
 use super::charset::{decode, decode_pct, label, Charset, ExtRules, Invalid, Mode, Segs};
 use super::{Param, Quoting, MAX_SECTIONS};
+use crate::bytes::slice;
 use crate::percent::{escape_at, escape_run_len, ATTR_CHAR};
 use crate::percent::{EncodeSet, ALPHA, DIGIT};
 use alloc::borrow::Cow;
@@ -38,64 +39,70 @@ pub(super) fn section(name: &[u8]) -> Option<(&[u8], usize, bool)> {
     Some((base, n, encoded))
 }
 
-/// Splits `charset'language'value` at its first two `'`.
-fn split_ext(raw: &str) -> Option<(&str, &str, &str)> {
-    // A byte loop: the charset and language are a few bytes, too short for memchr to pay.
-    let b = raw.as_bytes();
+/// Where `charset'language'value` is cut: the offsets of its first two `'`. A byte loop:
+/// the charset and language are a few bytes, too short for memchr to pay.
+fn ext_cuts(b: &[u8]) -> Option<(usize, usize)> {
     let first = b.iter().position(|&c| c == b'\'')?;
-    let second = first
-        + 1
-        + crate::bytes::slice(b, first + 1..)
-            .iter()
-            .position(|&c| c == b'\'')?;
-    // Both cuts are at ASCII bytes, so character boundaries.
+    let second = first + 1 + slice(b, first + 1..).iter().position(|&c| c == b'\'')?;
+    Some((first, second))
+}
+
+/// Splits `charset'language'value` at its first two `'`.
+fn split_ext(raw: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let (first, second) = ext_cuts(raw)?;
     Some((
-        crate::bytes::str_slice(raw, ..first),
-        crate::bytes::str_slice(raw, first + 1..second),
-        crate::bytes::str_slice(raw, second + 1..),
+        slice(raw, ..first),
+        slice(raw, first + 1..second),
+        slice(raw, second + 1..),
     ))
 }
 
+/// RFC 5646 language tags as RFC 8187 takes them: letters, digits and `-`.
+fn language_ok(lang: &[u8]) -> bool {
+    lang.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-')
+}
+
 /// Decodes an ext-value (RFC 8187 §3.2) with `rules`; `None` when it is not valid for them.
-pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
-    let (cs_name, lang, value) = match rules {
+/// `raw` is ASCII (a token) or, for .NET's quoted values, UTF-8 text.
+pub(super) fn decode_ext(raw: &[u8], rules: ExtRules) -> Option<Cow<'_, str>> {
+    let (cs_name, value, escaped) = match rules {
         ExtRules::Strict => {
             let (cs, lang, value) = split_ext(raw)?;
-            let lang_ok = lang.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
-            if cs.is_empty()
-                || !cs.bytes().all(|c| MIME_CHARSETC.keeps(c))
-                || !lang_ok
-                || !valid_value_chars(value)
-            {
+            if cs.is_empty() || !cs.iter().all(|&c| MIME_CHARSETC.keeps(c)) || !language_ok(lang) {
                 return None;
             }
-            (cs, lang, value)
+            let escapes = valid_value_chars(value)?;
+            (cs, value, escapes > 0)
         }
         ExtRules::Browser => {
             // Chromium: no `"`, exactly two `'`, charset and value non-empty, value ASCII.
-            if raw.contains('"') || raw.bytes().filter(|&c| c == b'\'').count() != 2 {
+            if raw.contains(&b'"') || raw.iter().filter(|&&c| c == b'\'').count() != 2 {
                 return None;
             }
-            let (cs, lang, value) = split_ext(raw)?;
+            let (cs, _, value) = split_ext(raw)?;
             if cs.is_empty() || value.is_empty() || !value.is_ascii() {
                 return None;
             }
-            (cs, lang, value)
+            (cs, value, value.contains(&b'%'))
         }
         ExtRules::DotNet => {
             // .NET: Split('\'') must give exactly three parts.
-            if raw.bytes().filter(|&c| c == b'\'').count() != 2 {
+            if raw.iter().filter(|&&c| c == b'\'').count() != 2 {
                 return None;
             }
-            split_ext(raw)?
+            let (cs, _, value) = split_ext(raw)?;
+            (cs, value, value.contains(&b'%'))
         }
     };
-    let _ = lang; // RFC 6266 §4.3: the language is informational.
+    // RFC 6266 §4.3: the language is informational.
     let cs = label(cs_name, rules)?;
-    if !value.contains('%') && (value.is_ascii() || rules == ExtRules::DotNet) {
+    // The value is ASCII (Strict's attr-chars, Chromium's check) or .NET's text; made a
+    // `str` only where needed (the UTF-8 decoder reads the bytes).
+    let text = || crate::bytes::as_str(value);
+    if !escaped && (value.is_ascii() || rules == ExtRules::DotNet) {
         // Nothing escaped, and the literal characters are ASCII (identical in every charset)
         // or, for .NET, appended as they are.
-        return Some(Cow::Borrowed(value));
+        return Some(Cow::Borrowed(text()));
     }
     let invalid = if rules == ExtRules::DotNet {
         Invalid::Replace
@@ -105,17 +112,44 @@ pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
     if rules == ExtRules::DotNet && !value.is_ascii() {
         // .NET appends unescaped characters as they are and decodes only the %XX runs; the
         // raw value of a `filename*` token is ASCII, so this is the quoted-string case.
-        return dotnet_mixed(value, cs);
+        return dotnet_mixed(text(), cs);
     }
     if cs == Charset::Utf8 {
-        // One exactly sized buffer, which `String::from_utf8` keeps.
-        return match String::from_utf8(pct_decode(value.as_bytes())) {
-            Ok(s) => Some(Cow::Owned(s)),
-            Err(_) if invalid == Invalid::Replace => decode_pct(value, cs, invalid).map(Cow::Owned),
-            Err(_) => None,
+        return match pct_decode_utf8(value) {
+            Some(s) => Some(Cow::Owned(s)),
+            None if invalid == Invalid::Replace => decode_pct(text(), cs, invalid).map(Cow::Owned),
+            None => None,
         };
     }
-    decode_pct(value, cs, invalid).map(Cow::Owned)
+    decode_pct(text(), cs, invalid).map(Cow::Owned)
+}
+
+/// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) as UTF-8; `None` when
+/// the bytes are not UTF-8. One exactly sized allocation: short values (all the usual ones)
+/// decode into a stack buffer first, so one loop, no capacity checks and no second pass to
+/// count the escapes.
+fn pct_decode_utf8(b: &[u8]) -> Option<String> {
+    let mut buf = [0u8; 256];
+    if b.len() > buf.len() {
+        return String::from_utf8(pct_decode(b)).ok();
+    }
+    let mut n = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let (v, step) = match c {
+            b'%' => escape_at(slice(b, i..)).map_or((c, 1), |v| (v, 3)),
+            _ => (c, 1),
+        };
+        // The output is never longer than the input, which fits.
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = v;
+        }
+        n += 1;
+        i += step;
+    }
+    core::str::from_utf8(slice(&buf, ..n))
+        .ok()
+        .map(String::from)
 }
 
 /// .NET's TryDecode5987 loop for values with non-ASCII literals: `%XX` runs decoded in `cs`,
@@ -142,8 +176,7 @@ fn dotnet_mixed(value: &str, cs: Charset) -> Option<Cow<'_, str>> {
 }
 
 /// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) into an exactly sized
-/// buffer. Two byte loops: ext-values are short, and memchr's setup would cost more than it
-/// saves on them.
+/// buffer (long values: [`pct_decode_utf8`] takes the short ones).
 fn pct_decode(b: &[u8]) -> Vec<u8> {
     let mut escapes = 0;
     let mut i = 0;
@@ -171,23 +204,22 @@ fn pct_decode(b: &[u8]) -> Vec<u8> {
     out
 }
 
-/// value-chars = *( pct-encoded / attr-char )
-fn valid_value_chars(v: &str) -> bool {
-    let b = v.as_bytes();
+/// value-chars = *( pct-encoded / attr-char ): the number of escapes, `None` when invalid.
+fn valid_value_chars(b: &[u8]) -> Option<usize> {
+    let mut escapes = 0;
     let mut i = 0;
     while let Some(&c) = b.get(i) {
         if c == b'%' {
-            if escape_at(crate::bytes::slice(b, i..)).is_none() {
-                return false;
-            }
+            escape_at(slice(b, i..))?;
+            escapes += 1;
             i += 3;
         } else if ATTR_CHAR.keeps(c) {
             i += 1;
         } else {
-            return false;
+            return None;
         }
     }
-    true
+    Some(escapes)
 }
 
 /// The parts of an RFC 2231 continuation, indexed by section number.
@@ -233,19 +265,18 @@ impl<'a> Sections<'a> {
                     return None;
                 }
                 let value = if i == 0 {
-                    let (name, lang, value) = split_ext(raw)?;
-                    let lang_ok = lang.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
-                    if !lang_ok {
+                    let (first, second) = ext_cuts(raw.as_bytes())?;
+                    let name = slice(raw.as_bytes(), ..first);
+                    if !language_ok(slice(raw.as_bytes(), first + 1..second)) {
                         return None;
                     }
                     cs = label(name, ExtRules::Strict)?;
-                    value
+                    // Cut at an ASCII `'`, so a character boundary.
+                    crate::bytes::str_slice(raw, second + 1..)
                 } else {
                     raw
                 };
-                if !valid_value_chars(value) {
-                    return None;
-                }
+                valid_value_chars(value.as_bytes())?;
                 (value, Mode::Pct)
             } else {
                 match quoting {
@@ -298,24 +329,24 @@ mod tests {
         let utf8 = "UTF-8''%E2%82%AC%20rates";
         for rules in [ExtRules::Strict, ExtRules::Browser, ExtRules::DotNet] {
             assert_eq!(
-                decode_ext(utf8, rules).as_deref(),
+                decode_ext(utf8.as_bytes(), rules).as_deref(),
                 Some("€ rates"),
                 "{rules:?}"
             );
         }
         // Invalid UTF-8: refused by RFC 8187 and Chromium, U+FFFD for .NET.
-        assert_eq!(decode_ext("utf-8''%FF", ExtRules::Strict), None);
+        assert_eq!(decode_ext(b"utf-8''%FF", ExtRules::Strict), None);
         assert_eq!(
-            decode_ext("utf-8''%FF", ExtRules::DotNet).as_deref(),
+            decode_ext(b"utf-8''%FF", ExtRules::DotNet).as_deref(),
             Some("\u{FFFD}")
         );
         // .NET decodes only the escapes between literal non-ASCII characters.
         assert_eq!(
-            decode_ext("utf-8''é%41", ExtRules::DotNet).as_deref(),
+            decode_ext("utf-8''é%41".as_bytes(), ExtRules::DotNet).as_deref(),
             Some("éA")
         );
         assert_eq!(
-            decode_ext("iso-8859-1''%E4", ExtRules::Strict).as_deref(),
+            decode_ext(b"iso-8859-1''%E4", ExtRules::Strict).as_deref(),
             Some("ä")
         );
     }

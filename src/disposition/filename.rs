@@ -153,7 +153,7 @@ impl<'a> ContentDisposition<'a> {
         if let Some(s) = star {
             // A token, so ASCII.
             if s.quoting == Quoting::Token {
-                if let Some(v) = s.raw_text().and_then(|t| decode_ext(t, ExtRules::Strict)) {
+                if let Some(v) = decode_ext(s.raw, ExtRules::Strict) {
                     return Some(v);
                 }
             }
@@ -188,7 +188,7 @@ impl<'a> ContentDisposition<'a> {
             // No duplicates: the noted parameters are the only candidates.
             let (plain, star) = self.first_filenames();
             // Chromium wants an ASCII ext-value: a Latin-1 one (no text) fails like any other.
-            if let Some(v) = star.and_then(|s| decode_ext(s.raw_text()?, ExtRules::Browser)) {
+            if let Some(v) = star.and_then(|s| browser_ext(&s)) {
                 if !v.is_empty() {
                     return Some(v);
                 }
@@ -202,7 +202,7 @@ impl<'a> ContentDisposition<'a> {
             if plain.is_none() && p.name.eq_ignore_ascii_case(b"filename") {
                 plain = browser_filename(p.value(), opts.decode_2047).filter(|v| !v.is_empty());
             } else if p.name.eq_ignore_ascii_case(b"filename*") {
-                if let Some(v) = p.raw_text().and_then(|t| decode_ext(t, ExtRules::Browser)) {
+                if let Some(v) = browser_ext(&p) {
                     if !v.is_empty() {
                         return Some(v);
                     }
@@ -216,11 +216,12 @@ impl<'a> ContentDisposition<'a> {
         // NameValueHeaderValue.Find: the first of each name.
         let (plain, star) = self.first_filenames();
         if let Some(s) = star {
-            let v = match s.raw_text() {
-                Some(t) => decode_ext(t, ExtRules::DotNet),
+            let v = if s.latin1 {
                 // .NET sees the header as text: the Latin-1 characters, decoded the same way.
-                None => decode_ext(&latin1(s.raw, false), ExtRules::DotNet)
-                    .map(|v| Cow::Owned(v.into_owned())),
+                decode_ext(latin1(s.raw, false).as_bytes(), ExtRules::DotNet)
+                    .map(|v| Cow::Owned(v.into_owned()))
+            } else {
+                decode_ext(s.raw, ExtRules::DotNet)
             };
             if v.is_some() {
                 return v;
@@ -245,6 +246,11 @@ impl<'a> ContentDisposition<'a> {
             Cow::Borrowed(crate::bytes::as_str(unquoted))
         })
     }
+}
+
+/// Chromium's DecodeExtValue: an ASCII ext-value only, so a Latin-1 one fails like any other.
+fn browser_ext<'a>(p: &Param<'a>) -> Option<Cow<'a, str>> {
+    decode_ext(p.raw, ExtRules::Browser).filter(|_| !p.latin1)
 }
 
 /// Chromium's DecodeFilenameValue: words split on whitespace, each whitespace character a
