@@ -71,6 +71,20 @@ pub(super) fn decode_ext(raw: &[u8], rules: ExtRules) -> Option<Cow<'_, str>> {
             if cs.is_empty() || !cs.iter().all(|&c| MIME_CHARSETC.keeps(c)) || !language_ok(lang) {
                 return None;
             }
+            if label(cs, rules)? == Charset::Utf8 {
+                // The usual case: validated and decoded in one pass.
+                let mut buf = [0u8; SHORT];
+                if let Some(done) = decode_short(value, true, &mut buf) {
+                    let (n, escapes) = done?;
+                    return if escapes == 0 {
+                        // value-chars without an escape are ASCII.
+                        Some(Cow::Borrowed(crate::bytes::as_str(value)))
+                    } else {
+                        let text = core::str::from_utf8(slice(&buf, ..n)).ok()?;
+                        Some(Cow::Owned(String::from(text)))
+                    };
+                }
+            }
             let escapes = valid_value_chars(value)?;
             (cs, value, escapes > 0)
         }
@@ -124,22 +138,31 @@ pub(super) fn decode_ext(raw: &[u8], rules: ExtRules) -> Option<Cow<'_, str>> {
     decode_pct(text(), cs, invalid).map(Cow::Owned)
 }
 
-/// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) as UTF-8; `None` when
-/// the bytes are not UTF-8. One exactly sized allocation: short values (all the usual ones)
-/// decode into a stack buffer first, so one loop, no capacity checks and no second pass to
-/// count the escapes.
-fn pct_decode_utf8(b: &[u8]) -> Option<String> {
-    let mut buf = [0u8; 256];
-    if b.len() > buf.len() {
-        return String::from_utf8(pct_decode(b)).ok();
+/// The longest value [`decode_short`] decodes on the stack (longer ones take a `Vec`).
+const SHORT: usize = 256;
+
+/// `%XX`-decodes a value of at most [`SHORT`] bytes into `buf` in one loop (no capacity
+/// checks, no second pass to count the escapes): `None` when it is longer, else the decoded
+/// length and the number of escapes, or `Some(None)` when `value_chars` asks for RFC 8187
+/// value-chars and a byte is not one. Without `value_chars` a `%` that starts no valid escape
+/// stays literal.
+fn decode_short(
+    b: &[u8],
+    value_chars: bool,
+    buf: &mut [u8; SHORT],
+) -> Option<Option<(usize, usize)>> {
+    if b.len() > SHORT {
+        return None;
     }
-    let mut n = 0;
-    let mut i = 0;
+    let (mut n, mut i, mut escapes) = (0, 0, 0);
     while let Some(&c) = b.get(i) {
-        let (v, step) = match c {
-            b'%' => escape_at(slice(b, i..)).map_or((c, 1), |v| (v, 3)),
+        let (v, step) = match (c, escape_at(slice(b, i..))) {
+            (b'%', Some(v)) => (v, 3),
+            (b'%', None) if value_chars => return Some(None),
+            _ if value_chars && !ATTR_CHAR.keeps(c) && c != b'%' => return Some(None),
             _ => (c, 1),
         };
+        escapes += usize::from(step == 3);
         // The output is never longer than the input, which fits.
         if let Some(slot) = buf.get_mut(n) {
             *slot = v;
@@ -147,9 +170,19 @@ fn pct_decode_utf8(b: &[u8]) -> Option<String> {
         n += 1;
         i += step;
     }
-    core::str::from_utf8(slice(&buf, ..n))
-        .ok()
-        .map(String::from)
+    Some(Some((n, escapes)))
+}
+
+/// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) as UTF-8; `None` when
+/// the bytes are not UTF-8. One exactly sized allocation.
+fn pct_decode_utf8(b: &[u8]) -> Option<String> {
+    let mut buf = [0u8; SHORT];
+    match decode_short(b, false, &mut buf) {
+        Some(Some((n, _))) => core::str::from_utf8(slice(&buf, ..n))
+            .ok()
+            .map(String::from),
+        _ => String::from_utf8(pct_decode(b)).ok(),
+    }
 }
 
 /// .NET's TryDecode5987 loop for values with non-ASCII literals: `%XX` runs decoded in `cs`,

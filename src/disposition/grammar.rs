@@ -182,10 +182,10 @@ pub(super) fn grammar_next(
     }
     at = skip(h, at + 1, WS);
     let value_start = at;
-    let quoting = if h.get(at) == Some(&b'"') {
-        let (end, escaped) = quoted_end(h, at, profile)?;
+    let (quoting, high) = if h.get(at) == Some(&b'"') {
+        let (end, escaped, high) = quoted_end(h, at, profile)?;
         at = end;
-        Quoting::Quoted { escaped }
+        (Quoting::Quoted { escaped }, high)
     } else {
         at = run(h, at, TCHAR);
         if at == value_start {
@@ -194,30 +194,38 @@ pub(super) fn grammar_next(
                 _ => err(K::MissingValue, at),
             });
         }
-        Quoting::Token
+        // tchar: ASCII.
+        (Quoting::Token, false)
     };
     let raw = slice(h, value_start..at);
     let p = Param::new(
         name,
         raw,
         quoting,
-        !raw.is_ascii() && core::str::from_utf8(raw).is_err(),
+        high && core::str::from_utf8(raw).is_err(),
         name_start,
     );
     Ok(Some((p, at)))
 }
 
-/// The end (one past the closing `"`) of the quoted string opening at `open`, and whether it
-/// holds a quoted-pair. obs-text (0x80-0xFF) is qdtext in every profile.
-fn quoted_end(h: &[u8], open: usize, profile: Profile) -> Result<(usize, bool), DispositionError> {
+/// The end (one past the closing `"`) of the quoted string opening at `open`, whether it
+/// holds a quoted-pair, and whether it holds obs-text (0x80-0xFF, qdtext in every profile).
+fn quoted_end(
+    h: &[u8],
+    open: usize,
+    profile: Profile,
+) -> Result<(usize, bool, bool), DispositionError> {
     use DispositionErrorKind as K;
     let mut at = open + 1;
     let mut escaped = false;
+    // ASCII qdtext until the first obs-text byte, then qdtext with obs-text: an ASCII value
+    // is never looked at twice to learn that it is ASCII.
+    let mut class = QDTEXT;
     loop {
-        at = run(h, at, QDTEXT_OBS);
+        at = run(h, at, class);
         match h.get(at) {
             None => return Err(err(K::UnterminatedQuote, open)),
-            Some(b'"') => return Ok((at + 1, escaped)),
+            Some(b'"') => return Ok((at + 1, escaped, class == QDTEXT_OBS)),
             Some(b'\\') => {
                 escaped = true;
                 match h.get(at + 1) {
@@ -228,9 +236,15 @@ fn quoted_end(h: &[u8], open: usize, profile: Profile) -> Result<(usize, bool), 
                     {
                         return Err(err(K::InvalidQuotedChar, at + 1));
                     }
-                    Some(_) => at += 2,
+                    Some(&c) => {
+                        if c >= 0x80 {
+                            class = QDTEXT_OBS;
+                        }
+                        at += 2;
+                    }
                 }
             }
+            Some(&c) if c >= 0x80 => class = QDTEXT_OBS,
             Some(_) if profile == Profile::Strict => return Err(err(K::InvalidQuotedChar, at)),
             // .NET's quoted-string takes any character but `"`.
             Some(_) => at += 1,
