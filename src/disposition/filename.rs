@@ -258,7 +258,8 @@ fn browser_ext<'a>(p: &Param<'a>) -> Option<Cow<'a, str>> {
 /// %-decoded (must then be UTF-8); other words kept. `None` when a word fails.
 fn browser_filename(v: Cow<'_, str>, decode_2047: bool) -> Option<Cow<'_, str>> {
     let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    let simple = !v.contains('%')
+    // Only ASCII words are %-decoded: a `%` in a non-ASCII word changes nothing.
+    let simple = (!v.contains('%') || v.split(' ').all(|w| !w.contains('%') || !w.is_ascii()))
         && !v.contains(['\t', '\n', '\r'])
         && !v.starts_with(' ')
         && (!decode_2047 || !v.contains("=?"));
