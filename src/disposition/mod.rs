@@ -6,9 +6,42 @@
 //! only when asked ([`Param::value`] borrows when there is no `\`). The effective filename
 //! ([`ContentDisposition::filename`]) allocates only when something has to be decoded.
 //!
+//! # Header bytes
+//!
+//! A header value is bytes, and parsing takes bytes. A quoted string may hold obs-text
+//! (0x80-0xFF, RFC 9110 §5.6.4 `qdtext`/`quoted-pair`), which is how browsers send raw UTF-8
+//! filenames in multipart bodies (RFC 7578 §4.2) and how older servers send ISO-8859-1 ones
+//! (tc2231 `attwithisofnplain`). In every profile, a value that holds such bytes reads as
+//! **UTF-8 when its bytes are valid UTF-8, and as ISO-8859-1 otherwise** (each byte the code
+//! point of its value); the decision is per value, on the bytes as written. Offsets
+//! ([`Param::offset`], [`DispositionError::offset`]) are byte offsets into the input; the
+//! bytes themselves stay reachable ([`Param::raw_value_bytes`]); [`Param::is_latin1`] says
+//! which reading applied, and [`Param::raw_value`] (a `&str` view) is `""` for a Latin-1
+//! value, which has no text as written. Outside a quoted string (the type, names, token
+//! values) RFC 9110 allows no obs-text: [`Profile::Strict`] and [`Profile::DotNet`] refuse it
+//! with [`DispositionErrorKind::NonAscii`], whose message says what would accept it (quoting
+//! the value, or [`Profile::Browser`], which reads unquoted values by the same rule).
+//!
+//! ```
+//! use reqparse::disposition::{ContentDisposition, Profile};
+//!
+//! // tc2231 attwithfilenamepctandiso: 0xE4 alone is not UTF-8, so it is ISO-8859-1 `ä`.
+//! let cd = ContentDisposition::parse(b"attachment; filename=\"\xe4-%41.html\"", Profile::Strict)?;
+//! assert_eq!(cd.filename().as_deref(), Some("ä-%41.html"));
+//! // A multipart part as browsers send it: raw UTF-8, borrowed.
+//! let cd = ContentDisposition::parse(
+//!     "form-data; name=\"upload\"; filename=\"résumé 2024 – final.pdf\"".as_bytes(),
+//!     Profile::Strict,
+//! )?;
+//! assert_eq!(cd.filename().as_deref(), Some("résumé 2024 – final.pdf"));
+//! # Ok::<(), reqparse::disposition::DispositionError>(())
+//! ```
+//!
+//! # Profiles
+//!
 //! Three [`Profile`]s decide what is accepted and what the filename is:
-//! - [`Profile::Strict`] (default): the RFC 6266 §4.1 grammar, ASCII only; any violation is a
-//!   [`DispositionError`] naming the byte offset.
+//! - [`Profile::Strict`] (default): the RFC 6266 §4.1 grammar (with RFC 9110's obs-text in
+//!   quoted strings); any violation is a [`DispositionError`] naming the byte offset.
 //! - [`Profile::Browser`]: what Chromium's `net::HttpContentDisposition` accepts and returns.
 //! - [`Profile::DotNet`]: what ASP.NET Core's `ContentDispositionHeaderValue` accepts and
 //!   returns.
@@ -111,17 +144,21 @@ pub const MAX_SECTIONS: usize = 64;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// RFC 6266 §4.1 exactly, ASCII only; duplicates, missing `=`, commas, stray bytes and a
-    /// trailing `;` are errors. RFC 2231 continuations are joined.
+    /// RFC 6266 §4.1 exactly; bytes above 0x7F only in quoted strings (RFC 9110 obs-text, read
+    /// as UTF-8 or else ISO-8859-1); duplicates, missing `=`, commas, stray bytes and a trailing
+    /// `;` are errors. RFC 2231 continuations are joined.
     #[default]
     Strict,
-    /// Chromium's `net::HttpContentDisposition`: never rejects a header (except for the limits
-    /// and non-UTF-8 bytes), stops reading parameters at the first malformed one, takes the
-    /// first non-empty `filename*`/`filename`, %-decodes plain filenames, treats ISO-8859-1 as
-    /// windows-1252, ignores continuations. A missing or malformed type reads as `inline`.
+    /// Chromium's `net::HttpContentDisposition`: never rejects a header (except for the
+    /// limits), stops reading parameters at the first malformed one (and at a name that is not
+    /// UTF-8), takes the first non-empty `filename*`/`filename`, %-decodes plain filenames,
+    /// treats an ISO-8859-1 `filename*` charset as windows-1252, ignores continuations. Raw
+    /// bytes above 0x7F, quoted or not, read as UTF-8 or else ISO-8859-1 (Chromium with a
+    /// Latin-1 referrer charset). A missing or malformed type reads as `inline`.
     Browser,
     /// ASP.NET Core's `ContentDispositionHeaderValue`: the RFC grammar but duplicates and
-    /// parameters without `=` are kept (the first wins), quoted strings may hold any UTF-8,
+    /// parameters without `=` are kept (the first wins), quoted strings may hold any byte but
+    /// `"` (above 0x7F: UTF-8, or else ISO-8859-1),
     /// `filename` is only unquoted (no `\` unescaping), invalid `%` escapes stay literal and
     /// invalid UTF-8 becomes U+FFFD. No continuations.
     DotNet,
@@ -370,9 +407,13 @@ impl<'a> ContentDisposition<'a> {
     /// Parses and validates a header value (without the `Content-Disposition:` name).
     /// Allocates nothing.
     ///
+    /// Bytes above 0x7F in a quoted string read as UTF-8, or else ISO-8859-1 (see the
+    /// [module docs](self#header-bytes)).
+    ///
     /// # Errors
     /// A [`DispositionError`] with the offset of the first offending byte: in Strict any
-    /// grammar violation; in every profile the limits and bytes that are not UTF-8.
+    /// grammar violation (a byte above 0x7F outside a quoted string among them), in DotNet
+    /// the violations it does not forgive, in every profile the limits.
     ///
     /// ```
     /// use reqparse::disposition::{ContentDisposition, DispositionErrorKind, Profile};
