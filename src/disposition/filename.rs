@@ -118,7 +118,12 @@ impl<'a> ContentDisposition<'a> {
     /// assert_eq!(cd.filename().as_deref(), Some("foo-ä.html"));
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
+    #[inline]
     pub fn filename(&self) -> Option<Cow<'a, str>> {
+        if self.found == Found::default() {
+            // No filename parameter was noted (`inline`, `form-data; name=x`): no call at all.
+            return None;
+        }
         self.filename_with(FilenameOptions::default())
     }
 

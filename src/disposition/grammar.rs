@@ -138,9 +138,10 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
     }
 }
 
-#[inline]
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
-/// `Ok(None)` at the end of the header.
+/// `Ok(None)` at the end of the header. Always inlined: in the parse loop the parameter
+/// stays in registers instead of going through a returned `Result<Option<..>>`.
+#[inline(always)]
 pub(super) fn grammar_next(
     h: &[u8],
     pos: usize,
