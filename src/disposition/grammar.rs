@@ -114,8 +114,10 @@ pub(super) fn parse_grammar(
     while let Some((p, next)) = grammar_next(h, pos, profile)? {
         tally.add(h, &p)?;
         if profile == Profile::Strict {
-            // `section` is a short byte loop (no memchr call for these few bytes).
-            if let Some((_, n, _)) = section(p.name) {
+            // A section name (`name*N`, `name*N*`) ends in a digit or `*`; only those are looked
+            // at further.
+            let maybe_section = matches!(p.name.last(), Some(b'0'..=b'9' | b'*'));
+            if let Some((_, n, _)) = maybe_section.then(|| section(p.name)).flatten() {
                 if n >= MAX_SECTIONS {
                     return Err(err(K::SectionLimit, p.offset()));
                 }
