@@ -113,13 +113,15 @@ struct DispositionArgs {
     /// With --format: an extra parameter `NAME=VALUE` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE", requires = "format")]
     params: Vec<String>,
-    /// The header value to parse (without `Content-Disposition:`).
+    /// The header value to parse (without `Content-Disposition:`), as bytes: on unix any
+    /// bytes (obs-text that is not UTF-8 reads as ISO-8859-1), elsewhere UTF-8 text.
     #[arg(
         required_unless_present = "format",
         conflicts_with = "format",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = clap::value_parser!(std::ffi::OsString)
     )]
-    header: Option<String>,
+    header: Option<std::ffi::OsString>,
 }
 
 /// `--profile`: the core's names (`Profile::as_str`, in `Profile::ALL` order) are the possible
@@ -240,8 +242,8 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
         return format_disposition(a);
     }
     let profile = a.profile;
-    let header = a.header.as_deref().unwrap_or_default();
-    let parsed = disposition::ContentDisposition::parse(header.as_bytes(), profile)
+    let header = header_bytes(a.header.as_deref().unwrap_or_default())?;
+    let parsed = disposition::ContentDisposition::parse(&header, profile)
         .map_err(|e| format!("invalid Content-Disposition: {e}"))?;
     let filename = parsed.filename_with(disposition::FilenameOptions {
         decode_2047: a.decode_2047,
@@ -256,6 +258,20 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
         "parameters": parameters,
     })
     .to_string())
+}
+
+/// A header argument's bytes: on unix exactly what was passed.
+#[cfg(unix)]
+fn header_bytes(arg: &std::ffi::OsStr) -> Result<Cow<'_, [u8]>, String> {
+    Ok(Cow::Borrowed(std::os::unix::ffi::OsStrExt::as_bytes(arg)))
+}
+
+/// Elsewhere an argument is text, so only UTF-8 headers can be passed.
+#[cfg(not(unix))]
+fn header_bytes(arg: &std::ffi::OsStr) -> Result<Cow<'_, [u8]>, String> {
+    arg.to_str()
+        .map(|s| Cow::Borrowed(s.as_bytes()))
+        .ok_or_else(|| "the header is not UTF-8 (only unix passes other bytes)".to_owned())
 }
 
 fn format_disposition(a: &DispositionArgs) -> Result<String, String> {

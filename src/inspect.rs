@@ -327,6 +327,19 @@ mod tests {
     }
 
     #[test]
+    fn disposition_bytes_are_read_as_sent() {
+        // The host passes the header value's bytes: ISO-8859-1 obs-text (tc2231
+        // attwithfilenamepctandiso) and raw UTF-8 (a multipart filename) both parse.
+        let out = answer("/", Some(b"attachment; filename=\"\xe4-%41.html\""));
+        assert!(out.contains(r#""filename":"ä-%41.html""#), "{out}");
+        let out = answer(
+            "/",
+            Some("form-data; name=\"f\"; filename=\"résumé.pdf\"".as_bytes()),
+        );
+        assert!(out.contains(r#""filename":"résumé.pdf""#), "{out}");
+    }
+
+    #[test]
     fn bad_disposition_is_reported_with_its_offset() {
         let out = answer("/", Some(b"attachment; filename"));
         assert!(

@@ -50,6 +50,24 @@ fn allocation_counts() {
         }
     }
 
+    // Header bytes: obs-text, UTF-8 or ISO-8859-1, parses without allocating in every
+    // profile; a UTF-8 filename is borrowed, a Latin-1 one decoded with one allocation.
+    let bytes: &[(&[u8], usize)] = &[
+        (
+            "form-data; name=\"upload\"; filename=\"résumé 2024 – final.pdf\"".as_bytes(),
+            0,
+        ),
+        (b"attachment; filename=\"\xe4-%41.html\"", 1),
+    ];
+    for &(h, want) in bytes {
+        for p in Profile::ALL {
+            let (n, cd) = count(|| ContentDisposition::parse(h, p).expect("obs-text"));
+            check(&format!("parse {p:?} {:.40}", h.escape_ascii()), n, 0);
+            let (n, _) = count(|| cd.filename().map(|f| f.len()));
+            check(&format!("filename {p:?} {:.40}", h.escape_ascii()), n, want);
+        }
+    }
+
     // value() borrows without `\`, allocates once with one.
     let cd = ContentDisposition::parse_str(
         "inline; a=tok; b=\"x y\"; c=\"q\\\"uoted\"",

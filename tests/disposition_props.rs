@@ -19,6 +19,8 @@ fn exercise(cd: &ContentDisposition<'_>) {
             p.value(),
             p.is_quoted(),
             p.offset(),
+            p.raw_value_bytes(),
+            p.is_latin1(),
         );
     }
     let _ = cd.filename();
@@ -145,6 +147,37 @@ proptest! {
         }
         if let Ok(s) = std::str::from_utf8(&bytes) {
             let _ = DateTime::parse(s);
+        }
+    }
+
+    /// RFC 9110 §5.6.4: any qdtext/obs-text bytes in a quoted filename read as UTF-8 when they
+    /// are UTF-8, else as ISO-8859-1, in every profile; the raw bytes and offsets are kept.
+    #[test]
+    fn obs_text_reads_as_utf8_else_latin1(
+        v in prop::collection::vec(prop_oneof![0x20u8..=0x21, 0x23u8..=0x5B, 0x5Du8..=0x7E, 0x80u8..=0xFF], 0..40),
+        utf8 in "\\PC{0,12}",
+    ) {
+        for bytes in [v.clone(), utf8.into_bytes()] {
+            let mut h = b"attachment; filename=\"".to_vec();
+            h.extend_from_slice(&bytes);
+            h.push(b'"');
+            let want: String = match std::str::from_utf8(&bytes) {
+                Ok(s) => s.to_owned(),
+                Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+            };
+            // Only what a quoted string holds unescaped (C1 controls 0x80-0x9F are obs-text).
+            if bytes.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20 || b == 0x7F) {
+                continue;
+            }
+            for p in [Profile::Strict, Profile::DotNet] {
+                let cd = ContentDisposition::parse(&h, p).expect("obs-text is qdtext");
+                let got = cd.filename();
+                prop_assert_eq!(got.as_deref(), Some(want.as_str()));
+                let f = cd.find("filename").expect("filename");
+                prop_assert_eq!(&f.raw_value_bytes()[1..f.raw_value_bytes().len() - 1], &bytes[..]);
+                prop_assert_eq!(f.is_latin1(), std::str::from_utf8(&bytes).is_err());
+                prop_assert_eq!(f.offset(), 12);
+            }
         }
     }
 

@@ -4,30 +4,24 @@
 //! and reading stops at the first value without `=`, with an empty name, or with a quote
 //! before its `=`.
 
-use super::grammar::{is, is_token, sub, WS};
-use super::{
-    err, ContentDisposition, DispositionError, DispositionErrorKind, Param, Profile, Quoting, Tally,
-};
-use crate::bytes::{slice, str_slice};
+use super::grammar::{is, is_token, WS};
+use super::{ContentDisposition, DispositionError, Param, Profile, Quoting, Tally};
+use crate::bytes::slice;
 
-pub(super) fn parse_browser(h: &[u8]) -> Result<ContentDisposition<'_>, DispositionError> {
-    let s = core::str::from_utf8(h)
-        .map_err(|e| err(DispositionErrorKind::InvalidUtf8, e.valid_up_to()))?;
-    let b = s.as_bytes();
+pub(super) fn parse_browser(b: &[u8]) -> Result<ContentDisposition<'_>, DispositionError> {
     let semi = memchr::memchr(b';', b).unwrap_or(b.len());
     let (t0, t1) = trim_lws(b, 0, semi);
     let (kind, params_at) = match b.get(t0..t1) {
-        // A token is ASCII, so its ends are character boundaries.
-        Some(t) if is_token(t) => (str_slice(s, t0..t1), t1),
-        _ => ("inline", 0),
+        Some(t) if is_token(t) => (t, t1),
+        _ => (&b"inline"[..], 0),
     };
     let mut tally = Tally::default();
     let mut pos = params_at;
-    while let Some((p, next)) = browser_next(h, s, pos)? {
-        tally.add(p)?;
+    while let Some((p, next)) = browser_next(b, pos) {
+        tally.add(b, &p)?;
         pos = next;
     }
-    Ok(tally.finish(s, kind, params_at, Profile::Browser))
+    Ok(tally.finish(b, kind, params_at, Profile::Browser))
 }
 
 fn trim_lws(b: &[u8], mut from: usize, mut to: usize) -> (usize, usize) {
@@ -55,14 +49,12 @@ fn browser_value_end(b: &[u8], mut pos: usize) -> usize {
     b.len()
 }
 
-pub(super) fn browser_next<'a>(
-    h: &[u8],
-    text: &'a str,
-    mut pos: usize,
-) -> Result<Option<(Param<'a>, usize)>, DispositionError> {
+/// The next parameter from `pos`; `None` at the end or where Chromium stops reading (a value
+/// without `=`, an empty name, a quote before the `=`; and here a name that is not UTF-8).
+pub(super) fn browser_next(h: &[u8], mut pos: usize) -> Option<(Param<'_>, usize)> {
     loop {
         if pos >= h.len() {
-            return Ok(None);
+            return None;
         }
         if h.get(pos) == Some(&b';') {
             pos += 1;
@@ -73,23 +65,24 @@ pub(super) fn browser_next<'a>(
         if v0 == v1 {
             // Empty values are skipped (ValuesIterator's ignore_empty_values).
             if end >= h.len() {
-                return Ok(None);
+                return None;
             }
             pos = end;
             continue;
         }
         let item = slice(h, v0..v1);
-        let Some(eq) = memchr::memchr(b'=', item) else {
-            return Ok(None);
-        };
+        let eq = memchr::memchr(b'=', item)?;
         if eq == 0 || memchr::memchr(b'"', slice(item, ..eq)).is_some() {
-            return Ok(None);
+            return None;
         }
         let (n0, n1) = trim_lws(h, v0, v0 + eq);
         let (r0, r1) = trim_lws(h, v0 + eq + 1, v1);
-        let name = sub(text, n0, n1)?;
-        let raw = sub(text, r0, r1)?;
-        let rb = raw.as_bytes();
+        let name = slice(h, n0..n1);
+        if core::str::from_utf8(name).is_err() {
+            // `Param::name` is text; a parameter name is never anything but ASCII in practice.
+            return None;
+        }
+        let rb = slice(h, r0..r1);
         let quoting = match rb.first() {
             Some(b'"') if rb.len() > 1 && rb.last() == Some(&b'"') => Quoting::Quoted {
                 escaped: memchr::memchr(b'\\', rb).is_some(),
@@ -97,14 +90,7 @@ pub(super) fn browser_next<'a>(
             Some(b'"') => Quoting::Unbalanced,
             _ => Quoting::Token,
         };
-        return Ok(Some((
-            Param {
-                name,
-                raw,
-                quoting,
-                offset: n0,
-            },
-            next,
-        )));
+        let latin1 = !rb.is_ascii() && core::str::from_utf8(rb).is_err();
+        return Some((Param::new(name, rb, quoting, latin1, n0), next));
     }
 }

@@ -391,7 +391,7 @@ impl<'b> DispositionBuilder<'b> {
         let items = || self.items.iter().take(self.len).flatten();
         for (index, item) in items().enumerate() {
             if let Item::Param(name, _) = *item {
-                if !is_token(name.as_bytes()) || section(name).is_some() {
+                if !is_token(name.as_bytes()) || section(name.as_bytes()).is_some() {
                     return Err(BuildError::InvalidParamName { index });
                 }
             }

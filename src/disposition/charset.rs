@@ -38,14 +38,14 @@ pub(super) enum Invalid {
 /// Charset label → charset, per profile. Chromium (through ICU) ignores case, `-`, `_` and
 /// spaces in labels and reads ISO-8859-1 as windows-1252 (the WHATWG Encoding rule);
 /// RFC 8187 and .NET know fewer names.
-pub(super) fn label(name: &str, rules: ExtRules) -> Option<Charset> {
+pub(super) fn label(name: &[u8], rules: ExtRules) -> Option<Charset> {
     match rules {
         ExtRules::Strict => {
-            if name.eq_ignore_ascii_case("utf-8") {
+            if name.eq_ignore_ascii_case(b"utf-8") {
                 Some(Charset::Utf8)
-            } else if name.eq_ignore_ascii_case("iso-8859-1") {
+            } else if name.eq_ignore_ascii_case(b"iso-8859-1") {
                 Some(Charset::Latin1)
-            } else if name.eq_ignore_ascii_case("us-ascii") {
+            } else if name.eq_ignore_ascii_case(b"us-ascii") {
                 Some(Charset::Ascii)
             } else {
                 None
@@ -62,14 +62,14 @@ pub(super) fn label(name: &str, rules: ExtRules) -> Option<Charset> {
             ];
             NAMES
                 .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))
                 .map(|&(_, c)| c)
         }
         ExtRules::Browser => {
             // Compare with separators dropped, without allocating.
             let mut key = [0u8; 16];
             let mut n = 0;
-            for b in name.bytes().filter(|b| !matches!(b, b'-' | b'_' | b' ')) {
+            for &b in name.iter().filter(|b| !matches!(b, b'-' | b'_' | b' ')) {
                 *key.get_mut(n)? = b.to_ascii_lowercase();
                 n += 1;
             }
@@ -258,15 +258,15 @@ mod tests {
 
     #[test]
     fn labels_per_rules() {
-        assert_eq!(label("UTF-8", ExtRules::Strict), Some(Charset::Utf8));
-        assert_eq!(label("latin1", ExtRules::Strict), None);
-        assert_eq!(label("latin1", ExtRules::DotNet), Some(Charset::Latin1));
+        assert_eq!(label(b"UTF-8", ExtRules::Strict), Some(Charset::Utf8));
+        assert_eq!(label(b"latin1", ExtRules::Strict), None);
+        assert_eq!(label(b"latin1", ExtRules::DotNet), Some(Charset::Latin1));
         // Chromium: separators ignored, ISO-8859-1 read as windows-1252.
         assert_eq!(
-            label("ISO_8859 1", ExtRules::Browser),
+            label(b"ISO_8859 1", ExtRules::Browser),
             Some(Charset::Windows1252)
         );
-        assert_eq!(label("a-very-long-charset-name", ExtRules::Browser), None);
+        assert_eq!(label(b"a-very-long-charset-name", ExtRules::Browser), None);
     }
 
     #[test]

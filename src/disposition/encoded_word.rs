@@ -150,7 +150,7 @@ fn strict_word(w: &str) -> Word {
         return Word::NotEncoded;
     };
     let cs = cs.split_once('*').map_or(cs, |(c, _)| c);
-    let Some(cs) = label(cs, ExtRules::Strict) else {
+    let Some(cs) = label(cs.as_bytes(), ExtRules::Strict) else {
         return Word::Fail;
     };
     match decode_text(cs, enc, text.as_bytes(), Invalid::Fail) {
@@ -179,7 +179,7 @@ pub(super) fn browser_word(w: &str) -> Word {
                 enc = e;
             }
             2 => {
-                let Some(c) = cs.and_then(|c| label(c, ExtRules::Browser)) else {
+                let Some(c) = cs.and_then(|c| label(c.as_bytes(), ExtRules::Browser)) else {
                     return Word::Fail;
                 };
                 match decode_text(c, enc, part.as_bytes(), Invalid::Fail) {
@@ -262,7 +262,7 @@ pub(super) fn dotnet_mime(raw: &str) -> Option<String> {
     if !enc.eq_ignore_ascii_case("b") {
         return None;
     }
-    let cs = label(cs, ExtRules::DotNet)?;
+    let cs = label(cs.as_bytes(), ExtRules::DotNet)?;
     decode_text(cs, b'b', text.as_bytes(), Invalid::Replace)
 }
 

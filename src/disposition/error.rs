@@ -43,9 +43,13 @@ pub enum DispositionErrorKind {
     /// A byte that cannot follow here (for example `[` after a token, or text after a quoted
     /// string).
     UnexpectedChar,
-    /// A byte above 0x7F where [`Profile::Strict`](super::Profile::Strict) allows only ASCII.
+    /// A byte above 0x7F outside a quoted string (in the type, a name or a token value) in
+    /// [`Profile::Strict`](super::Profile::Strict) or [`Profile::DotNet`](super::Profile::DotNet):
+    /// RFC 9110 allows obs-text only in a quoted string, so quoting the value makes it
+    /// acceptable, and [`Profile::Browser`](super::Profile::Browser) accepts it unquoted.
     NonAscii,
-    /// Bytes that are not UTF-8 (the lenient profiles accept UTF-8 text).
+    /// Not returned by the parser any more: every profile reads bytes that are not UTF-8 as
+    /// ISO-8859-1. Kept so that existing matches still compile.
     InvalidUtf8,
     /// The same parameter twice ([`Profile::Strict`](super::Profile::Strict)).
     DuplicateParameter,
@@ -74,7 +78,7 @@ impl DispositionErrorKind {
             TokenWithSpace => "whitespace inside a value or a missing ';'",
             Comma => "',' is not allowed (single value header)",
             UnexpectedChar => "unexpected character",
-            NonAscii => "non-ASCII byte",
+            NonAscii => "non-ASCII byte outside a quoted string (quote the value, or use the browser profile)",
             InvalidUtf8 => "invalid UTF-8",
             DuplicateParameter => "duplicate parameter",
             InvalidSize => "size is not a decimal number that fits in 64 bits",

@@ -3,7 +3,8 @@
 
 use super::charset::{decode, decode_pct, label, Charset, ExtRules, Invalid, Mode, Segs};
 use super::{Param, Quoting, MAX_SECTIONS};
-use crate::percent::{decode_into, escape_at, escape_run_len, ATTR_CHAR};
+use crate::bytes::slice;
+use crate::percent::{escape_at, escape_run_len, ATTR_CHAR};
 use crate::percent::{EncodeSet, ALPHA, DIGIT};
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -15,13 +16,16 @@ const MIME_CHARSETC: EncodeSet = ALPHA.union(DIGIT).add(b"!#$%&+-^_`{}~");
 
 /// `name*N` or `name*N*` (RFC 2231 §3): `(name, N, encoded)`. `N` has no leading zero, so
 /// `*01` is not a section (tc2231 `attfncontlz`).
-pub(super) fn section(name: &str) -> Option<(&str, usize, bool)> {
-    let (rest, encoded) = match name.strip_suffix('*') {
+pub(super) fn section(name: &[u8]) -> Option<(&[u8], usize, bool)> {
+    let (rest, encoded) = match name.strip_suffix(b"*") {
         Some(r) => (r, true),
         None => (name, false),
     };
-    let (base, digits) = rest.rsplit_once('*')?;
-    let digits = digits.as_bytes();
+    let star = rest.iter().rposition(|&c| c == b'*')?;
+    let (base, digits) = (
+        crate::bytes::slice(rest, ..star),
+        crate::bytes::slice(rest, star + 1..),
+    );
     if base.is_empty() || digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -35,53 +39,84 @@ pub(super) fn section(name: &str) -> Option<(&str, usize, bool)> {
     Some((base, n, encoded))
 }
 
+/// Where `charset'language'value` is cut: the offsets of its first two `'`. A byte loop:
+/// the charset and language are a few bytes, too short for memchr to pay.
+fn ext_cuts(b: &[u8]) -> Option<(usize, usize)> {
+    let first = b.iter().position(|&c| c == b'\'')?;
+    let second = first + 1 + slice(b, first + 1..).iter().position(|&c| c == b'\'')?;
+    Some((first, second))
+}
+
 /// Splits `charset'language'value` at its first two `'`.
-fn split_ext(raw: &str) -> Option<(&str, &str, &str)> {
-    let (cs, rest) = raw.split_once('\'')?;
-    let (lang, value) = rest.split_once('\'')?;
-    Some((cs, lang, value))
+fn split_ext(raw: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let (first, second) = ext_cuts(raw)?;
+    Some((
+        slice(raw, ..first),
+        slice(raw, first + 1..second),
+        slice(raw, second + 1..),
+    ))
+}
+
+/// RFC 5646 language tags as RFC 8187 takes them: letters, digits and `-`.
+fn language_ok(lang: &[u8]) -> bool {
+    lang.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-')
 }
 
 /// Decodes an ext-value (RFC 8187 §3.2) with `rules`; `None` when it is not valid for them.
-pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
-    let (cs_name, lang, value) = match rules {
+/// `raw` is ASCII (a token) or, for .NET's quoted values, UTF-8 text.
+pub(super) fn decode_ext(raw: &[u8], rules: ExtRules) -> Option<Cow<'_, str>> {
+    let (cs_name, value, escaped) = match rules {
         ExtRules::Strict => {
             let (cs, lang, value) = split_ext(raw)?;
-            let lang_ok = lang.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
-            if cs.is_empty()
-                || !cs.bytes().all(|c| MIME_CHARSETC.keeps(c))
-                || !lang_ok
-                || !valid_value_chars(value)
-            {
+            if cs.is_empty() || !cs.iter().all(|&c| MIME_CHARSETC.keeps(c)) || !language_ok(lang) {
                 return None;
             }
-            (cs, lang, value)
+            if label(cs, rules)? == Charset::Utf8 {
+                // The usual case: validated and decoded in one pass.
+                let mut buf = [0u8; SHORT];
+                if let Some(done) = decode_short(value, true, &mut buf) {
+                    let (n, escapes) = done?;
+                    return if escapes == 0 {
+                        // value-chars without an escape are ASCII.
+                        Some(Cow::Borrowed(crate::bytes::as_str(value)))
+                    } else {
+                        let text = core::str::from_utf8(slice(&buf, ..n)).ok()?;
+                        Some(Cow::Owned(String::from(text)))
+                    };
+                }
+            }
+            let escapes = valid_value_chars(value)?;
+            (cs, value, escapes > 0)
         }
         ExtRules::Browser => {
             // Chromium: no `"`, exactly two `'`, charset and value non-empty, value ASCII.
-            if raw.contains('"') || raw.bytes().filter(|&c| c == b'\'').count() != 2 {
+            if raw.contains(&b'"') || raw.iter().filter(|&&c| c == b'\'').count() != 2 {
                 return None;
             }
-            let (cs, lang, value) = split_ext(raw)?;
+            let (cs, _, value) = split_ext(raw)?;
             if cs.is_empty() || value.is_empty() || !value.is_ascii() {
                 return None;
             }
-            (cs, lang, value)
+            (cs, value, value.contains(&b'%'))
         }
         ExtRules::DotNet => {
             // .NET: Split('\'') must give exactly three parts.
-            if raw.bytes().filter(|&c| c == b'\'').count() != 2 {
+            if raw.iter().filter(|&&c| c == b'\'').count() != 2 {
                 return None;
             }
-            split_ext(raw)?
+            let (cs, _, value) = split_ext(raw)?;
+            (cs, value, value.contains(&b'%'))
         }
     };
-    let _ = lang; // RFC 6266 §4.3: the language is informational.
+    // RFC 6266 §4.3: the language is informational.
     let cs = label(cs_name, rules)?;
-    if !value.contains('%') && (value.is_ascii() || rules == ExtRules::DotNet) {
+    // The value is ASCII (Strict's attr-chars, Chromium's check) or .NET's text; made a
+    // `str` only where needed (the UTF-8 decoder reads the bytes).
+    let text = || crate::bytes::as_str(value);
+    if !escaped && (value.is_ascii() || rules == ExtRules::DotNet) {
         // Nothing escaped, and the literal characters are ASCII (identical in every charset)
         // or, for .NET, appended as they are.
-        return Some(Cow::Borrowed(value));
+        return Some(Cow::Borrowed(text()));
     }
     let invalid = if rules == ExtRules::DotNet {
         Invalid::Replace
@@ -91,19 +126,63 @@ pub(super) fn decode_ext(raw: &str, rules: ExtRules) -> Option<Cow<'_, str>> {
     if rules == ExtRules::DotNet && !value.is_ascii() {
         // .NET appends unescaped characters as they are and decodes only the %XX runs; the
         // raw value of a `filename*` token is ASCII, so this is the quoted-string case.
-        return dotnet_mixed(value, cs);
+        return dotnet_mixed(text(), cs);
     }
     if cs == Charset::Utf8 {
-        // One exactly sized buffer, which `String::from_utf8` keeps.
-        let mut bytes = Vec::new();
-        decode_into(value.as_bytes(), &mut bytes);
-        return match String::from_utf8(bytes) {
-            Ok(s) => Some(Cow::Owned(s)),
-            Err(_) if invalid == Invalid::Replace => decode_pct(value, cs, invalid).map(Cow::Owned),
-            Err(_) => None,
+        return match pct_decode_utf8(value) {
+            Some(s) => Some(Cow::Owned(s)),
+            None if invalid == Invalid::Replace => decode_pct(text(), cs, invalid).map(Cow::Owned),
+            None => None,
         };
     }
-    decode_pct(value, cs, invalid).map(Cow::Owned)
+    decode_pct(text(), cs, invalid).map(Cow::Owned)
+}
+
+/// The longest value [`decode_short`] decodes on the stack (longer ones take a `Vec`).
+const SHORT: usize = 256;
+
+/// `%XX`-decodes a value of at most [`SHORT`] bytes into `buf` in one loop (no capacity
+/// checks, no second pass to count the escapes): `None` when it is longer, else the decoded
+/// length and the number of escapes, or `Some(None)` when `value_chars` asks for RFC 8187
+/// value-chars and a byte is not one. Without `value_chars` a `%` that starts no valid escape
+/// stays literal.
+fn decode_short(
+    b: &[u8],
+    value_chars: bool,
+    buf: &mut [u8; SHORT],
+) -> Option<Option<(usize, usize)>> {
+    if b.len() > SHORT {
+        return None;
+    }
+    let (mut n, mut i, mut escapes) = (0, 0, 0);
+    while let Some(&c) = b.get(i) {
+        let (v, step) = match (c, escape_at(slice(b, i..))) {
+            (b'%', Some(v)) => (v, 3),
+            (b'%', None) if value_chars => return Some(None),
+            _ if value_chars && !ATTR_CHAR.keeps(c) && c != b'%' => return Some(None),
+            _ => (c, 1),
+        };
+        escapes += usize::from(step == 3);
+        // The output is never longer than the input, which fits.
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = v;
+        }
+        n += 1;
+        i += step;
+    }
+    Some(Some((n, escapes)))
+}
+
+/// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) as UTF-8; `None` when
+/// the bytes are not UTF-8. One exactly sized allocation.
+fn pct_decode_utf8(b: &[u8]) -> Option<String> {
+    let mut buf = [0u8; SHORT];
+    match decode_short(b, false, &mut buf) {
+        Some(Some((n, _))) => core::str::from_utf8(slice(&buf, ..n))
+            .ok()
+            .map(String::from),
+        _ => String::from_utf8(pct_decode(b)).ok(),
+    }
 }
 
 /// .NET's TryDecode5987 loop for values with non-ASCII literals: `%XX` runs decoded in `cs`,
@@ -129,23 +208,51 @@ fn dotnet_mixed(value: &str, cs: Charset) -> Option<Cow<'_, str>> {
     Some(Cow::Owned(out))
 }
 
-/// value-chars = *( pct-encoded / attr-char )
-fn valid_value_chars(v: &str) -> bool {
-    let b = v.as_bytes();
+/// `%XX`-decodes `b` (a `%` that starts no valid escape stays literal) into an exactly sized
+/// buffer (long values: [`pct_decode_utf8`] takes the short ones).
+fn pct_decode(b: &[u8]) -> Vec<u8> {
+    let mut escapes = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' && escape_at(crate::bytes::slice(b, i..)).is_some() {
+            escapes += 1;
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(b.len() - 2 * escapes);
     let mut i = 0;
     while let Some(&c) = b.get(i) {
         if c == b'%' {
-            if escape_at(crate::bytes::slice(b, i..)).is_none() {
-                return false;
+            if let Some(v) = escape_at(crate::bytes::slice(b, i..)) {
+                out.push(v);
+                i += 3;
+                continue;
             }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// value-chars = *( pct-encoded / attr-char ): the number of escapes, `None` when invalid.
+fn valid_value_chars(b: &[u8]) -> Option<usize> {
+    let mut escapes = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            escape_at(slice(b, i..))?;
+            escapes += 1;
             i += 3;
         } else if ATTR_CHAR.keeps(c) {
             i += 1;
         } else {
-            return false;
+            return None;
         }
     }
-    true
+    Some(escapes)
 }
 
 /// The parts of an RFC 2231 continuation, indexed by section number.
@@ -162,9 +269,13 @@ impl<'a> Sections<'a> {
         }
     }
 
+    /// A Latin-1 section (no text as written) is left out, so the join stops before it.
     pub(super) fn set(&mut self, n: usize, p: Param<'a>, encoded: bool) {
+        let Some(raw) = p.raw_text() else {
+            return;
+        };
         if let Some(slot) = self.parts.get_mut(n) {
-            *slot = Some((p.raw, p.quoting, encoded));
+            *slot = Some((raw, p.quoting, encoded));
             self.any = true;
         }
     }
@@ -187,24 +298,23 @@ impl<'a> Sections<'a> {
                     return None;
                 }
                 let value = if i == 0 {
-                    let (name, lang, value) = split_ext(raw)?;
-                    let lang_ok = lang.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
-                    if !lang_ok {
+                    let (first, second) = ext_cuts(raw.as_bytes())?;
+                    let name = slice(raw.as_bytes(), ..first);
+                    if !language_ok(slice(raw.as_bytes(), first + 1..second)) {
                         return None;
                     }
                     cs = label(name, ExtRules::Strict)?;
-                    value
+                    // Cut at an ASCII `'`, so a character boundary.
+                    crate::bytes::str_slice(raw, second + 1..)
                 } else {
                     raw
                 };
-                if !valid_value_chars(value) {
-                    return None;
-                }
+                valid_value_chars(value.as_bytes())?;
                 (value, Mode::Pct)
             } else {
                 match quoting {
                     Quoting::Quoted { escaped } => (
-                        super::strip_quotes(raw),
+                        crate::bytes::as_str(super::strip_quotes(raw.as_bytes())),
                         if escaped { Mode::Quoted } else { Mode::Plain },
                     ),
                     _ => (raw, Mode::Plain),
@@ -240,10 +350,10 @@ mod tests {
 
     #[test]
     fn sections_have_no_leading_zero() {
-        assert_eq!(section("filename*0*"), Some(("filename", 0, true)));
-        assert_eq!(section("filename*12"), Some(("filename", 12, false)));
+        assert_eq!(section(b"filename*0*"), Some((&b"filename"[..], 0, true)));
+        assert_eq!(section(b"filename*12"), Some((&b"filename"[..], 12, false)));
         for name in ["filename*01", "filename*", "*1", "filename*1a", "filename"] {
-            assert_eq!(section(name), None, "{name}");
+            assert_eq!(section(name.as_bytes()), None, "{name}");
         }
     }
 
@@ -252,24 +362,24 @@ mod tests {
         let utf8 = "UTF-8''%E2%82%AC%20rates";
         for rules in [ExtRules::Strict, ExtRules::Browser, ExtRules::DotNet] {
             assert_eq!(
-                decode_ext(utf8, rules).as_deref(),
+                decode_ext(utf8.as_bytes(), rules).as_deref(),
                 Some("€ rates"),
                 "{rules:?}"
             );
         }
         // Invalid UTF-8: refused by RFC 8187 and Chromium, U+FFFD for .NET.
-        assert_eq!(decode_ext("utf-8''%FF", ExtRules::Strict), None);
+        assert_eq!(decode_ext(b"utf-8''%FF", ExtRules::Strict), None);
         assert_eq!(
-            decode_ext("utf-8''%FF", ExtRules::DotNet).as_deref(),
+            decode_ext(b"utf-8''%FF", ExtRules::DotNet).as_deref(),
             Some("\u{FFFD}")
         );
         // .NET decodes only the escapes between literal non-ASCII characters.
         assert_eq!(
-            decode_ext("utf-8''é%41", ExtRules::DotNet).as_deref(),
+            decode_ext("utf-8''é%41".as_bytes(), ExtRules::DotNet).as_deref(),
             Some("éA")
         );
         assert_eq!(
-            decode_ext("iso-8859-1''%E4", ExtRules::Strict).as_deref(),
+            decode_ext(b"iso-8859-1''%E4", ExtRules::Strict).as_deref(),
             Some("ä")
         );
     }

@@ -11,7 +11,7 @@ use super::{
     err, ContentDisposition, DispositionError, DispositionErrorKind, Param, Profile, Quoting,
     Tally, MAX_PARAMS, MAX_SECTIONS,
 };
-use crate::bytes::{set, set_range};
+use crate::bytes::{set, set_range, slice};
 
 // Byte classes: one table, one bit per class, one `set` call per grammar row. (RFC 8187
 // attr-char, tchar minus `*` `'` `%`, is the percent toolbox's `ATTR_CHAR`.)
@@ -21,6 +21,8 @@ pub(super) const TCHAR: u8 = 1;
 const QDTEXT: u8 = 2;
 /// OWS: SP HTAB
 pub(super) const WS: u8 = 4;
+/// qdtext with obs-text (RFC 9110 §5.6.4): the qdtext row and 0x80-0xFF
+const QDTEXT_OBS: u8 = 8;
 
 /// The classes the parsers and the builder share.
 static CLASS: [u8; 256] = {
@@ -37,12 +39,63 @@ static CLASS: [u8; 256] = {
     set_range(&mut t, b']', b'~', QDTEXT);
     // OWS: SP HTAB
     set(&mut t, b" \t", WS);
+    // qdtext with obs-text: the qdtext row again, and obs-text 0x80-0xFF
+    set(&mut t, b"\t !", QDTEXT_OBS);
+    set_range(&mut t, b'#', b'[', QDTEXT_OBS);
+    set_range(&mut t, b']', b'~', QDTEXT_OBS);
+    set_range(&mut t, 0x80, 0xFF, QDTEXT_OBS);
     t
 };
 
 #[inline]
 pub(super) fn is(b: u8, class: u8) -> bool {
     CLASS[b as usize] & class != 0
+}
+
+/// The end of the run of `class` bytes (`class` one bit) from `pos`, eight bytes per step
+/// while they last: tokens and quoted strings are long enough for that to pay (one table
+/// lookup and AND per byte, one branch per eight), whitespace runs ([`skip`]) are not.
+#[inline]
+fn run(b: &[u8], mut pos: usize, class: u8) -> usize {
+    while let Some(chunk) = b.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        if chunk
+            .iter()
+            .fold(class, |all, &c| all & CLASS[usize::from(c)])
+            == 0
+        {
+            break;
+        }
+        pos += 8;
+    }
+    skip(b, pos, class)
+}
+
+/// [`run`] for quoted strings, eight bytes per step with SWAR arithmetic instead of table
+/// lookups: the first byte that is `"`, `\`, a control (HTAB too, which the byte loop then
+/// takes as qdtext), DEL, or (unless `obs`) above 0x7F stops it, at its exact position.
+/// (`v - 0x01..01 & !v & 0x80..80` flags the zero bytes of `v`, exactly up to the lowest one;
+/// `trailing_zeros` reads only that one.)
+#[inline]
+fn qd_run(b: &[u8], mut pos: usize, obs: bool) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(chunk) = b.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*chunk);
+        let mut stop = zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+            | zero(x ^ (ONES * 0x7F))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
+        if !obs {
+            stop |= x & HIGH;
+        }
+        if stop != 0 {
+            pos += (stop.trailing_zeros() / 8) as usize;
+            break;
+        }
+        pos += 8;
+    }
+    skip(b, pos, if obs { QDTEXT_OBS } else { QDTEXT })
 }
 
 #[inline]
@@ -60,22 +113,18 @@ pub(super) fn is_token(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|&c| is(c, TCHAR))
 }
 
-/// `s[from..to]`, where `s` is the longest UTF-8 prefix of the header: the scanners only
-/// cut at ASCII bytes, so this fails only for a slice reaching past that prefix, and the
-/// first byte that is not UTF-8 is at `s.len()`.
-pub(super) fn sub(s: &str, from: usize, to: usize) -> Result<&str, DispositionError> {
-    s.get(from..to)
-        .ok_or(err(DispositionErrorKind::InvalidUtf8, s.len()))
-}
-
-pub(super) fn parse_grammar<'a>(
+pub(super) fn parse_grammar(
     h: &[u8],
-    text: &'a str,
     profile: Profile,
-) -> Result<ContentDisposition<'a>, DispositionError> {
+) -> Result<ContentDisposition<'_>, DispositionError> {
     use DispositionErrorKind as K;
     let start = skip(h, 0, WS);
-    let end = skip(h, start, TCHAR);
+    let end = run(h, start, TCHAR);
+    let kind = slice(h, start..end);
+    if end == h.len() && start == 0 && end > 0 {
+        // The bare type (`inline`, `attachment`): nothing else to look at.
+        return Ok(Tally::default().finish(h, kind, end, profile));
+    }
     if end == start {
         return Err(match h.get(start) {
             Some(b'"') => err(K::QuotedType, start),
@@ -87,24 +136,25 @@ pub(super) fn parse_grammar<'a>(
         // `filename=foo.html`: a parameter where the type should be (tc2231 attmissingdisposition).
         return Err(err(K::MissingType, start));
     }
-    let kind = sub(text, start, end)?;
     let mut seen = Seen::new();
     let mut tally = Tally::default();
     let mut pos = end;
-    while let Some((p, next)) = grammar_next(h, text, pos, profile)? {
-        tally.add(p)?;
+    while let Some((p, next)) = grammar_next(h, pos, profile)? {
+        tally.add(h, &p)?;
         if profile == Profile::Strict {
-            let sectioned = p.name.bytes().any(|c| c == b'*');
-            if let Some((_, n, _)) = section(p.name).filter(|_| sectioned) {
+            // A section name (`name*N`, `name*N*`) ends in a digit or `*`; only those are looked
+            // at further.
+            let maybe_section = matches!(p.name.last(), Some(b'0'..=b'9' | b'*'));
+            if let Some((_, n, _)) = maybe_section.then(|| section(p.name)).flatten() {
                 if n >= MAX_SECTIONS {
-                    return Err(err(K::SectionLimit, p.offset));
+                    return Err(err(K::SectionLimit, p.offset()));
                 }
             }
-            seen.insert(text.as_bytes(), p.name, p.offset)?;
+            seen.insert(h, end, p.name, p.offset())?;
         }
         pos = next;
     }
-    Ok(tally.finish(text, kind, end, profile))
+    Ok(tally.finish(h, kind, end, profile))
 }
 
 /// What comes after a value (or the type) when it is not `;`.
@@ -119,13 +169,14 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
 }
 
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
-/// `Ok(None)` at the end of the header.
-pub(super) fn grammar_next<'a>(
+/// `Ok(None)` at the end of the header. Always inlined: in the parse loop the parameter
+/// stays in registers instead of going through a returned `Result<Option<..>>`.
+#[inline(always)]
+pub(super) fn grammar_next(
     h: &[u8],
-    text: &'a str,
     pos: usize,
     profile: Profile,
-) -> Result<Option<(Param<'a>, usize)>, DispositionError> {
+) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
     use DispositionErrorKind as K;
     let mut at = skip(h, pos, WS);
     match h.get(at) {
@@ -136,7 +187,7 @@ pub(super) fn grammar_next<'a>(
     let semi = at;
     at = skip(h, at + 1, WS);
     let name_start = at;
-    at = skip(h, at, TCHAR);
+    at = run(h, at, TCHAR);
     if at == name_start {
         return Err(match h.get(at) {
             None => err(K::TrailingSemicolon, semi),
@@ -145,18 +196,13 @@ pub(super) fn grammar_next<'a>(
             Some(_) => err(K::InvalidName, at),
         });
     }
-    let name = sub(text, name_start, at)?;
+    let name = slice(h, name_start..at);
     let name_end = at;
     at = skip(h, at, WS);
     if h.get(at) != Some(&b'=') {
         // ASP.NET keeps `name` without a value (NameValueHeaderValue with a null value).
         if profile == Profile::DotNet && matches!(h.get(at), None | Some(b';')) {
-            let p = Param {
-                name,
-                raw: "",
-                quoting: Quoting::Token,
-                offset: name_start,
-            };
+            let p = Param::new(name, &[], Quoting::Token, false, name_start);
             return Ok(Some((p, name_end)));
         }
         return Err(match h.get(at) {
@@ -167,68 +213,73 @@ pub(super) fn grammar_next<'a>(
     }
     at = skip(h, at + 1, WS);
     let value_start = at;
-    let quoting = if h.get(at) == Some(&b'"') {
-        let (end, escaped) = quoted_end(h, at, profile)?;
+    let (quoting, high) = if h.get(at) == Some(&b'"') {
+        let (end, escaped, high) = quoted_end(h, at, profile)?;
         at = end;
-        Quoting::Quoted { escaped }
+        (Quoting::Quoted { escaped }, high)
     } else {
-        at = skip(h, at, TCHAR);
+        at = run(h, at, TCHAR);
         if at == value_start {
             return Err(match h.get(at) {
                 Some(&c) if c >= 0x80 => err(K::NonAscii, at),
                 _ => err(K::MissingValue, at),
             });
         }
-        Quoting::Token
+        // tchar: ASCII.
+        (Quoting::Token, false)
     };
-    let raw = sub(text, value_start, at)?;
-    Ok(Some((
-        Param {
-            name,
-            raw,
-            quoting,
-            offset: name_start,
-        },
-        at,
-    )))
+    let raw = slice(h, value_start..at);
+    let p = Param::new(
+        name,
+        raw,
+        quoting,
+        high && core::str::from_utf8(raw).is_err(),
+        name_start,
+    );
+    Ok(Some((p, at)))
 }
 
-/// The end (one past the closing `"`) of the quoted string opening at `open`.
-fn quoted_end(h: &[u8], open: usize, profile: Profile) -> Result<(usize, bool), DispositionError> {
+/// The end (one past the closing `"`) of the quoted string opening at `open`, whether it
+/// holds a quoted-pair, and whether it holds obs-text (0x80-0xFF, qdtext in every profile).
+/// Always inlined into [`grammar_next`]: its call overhead was a third of its cost.
+#[inline(always)]
+fn quoted_end(
+    h: &[u8],
+    open: usize,
+    profile: Profile,
+) -> Result<(usize, bool, bool), DispositionError> {
     use DispositionErrorKind as K;
     let mut at = open + 1;
     let mut escaped = false;
+    // ASCII qdtext until the first obs-text byte, then qdtext with obs-text: an ASCII value
+    // is never looked at twice to learn that it is ASCII.
+    let mut class = QDTEXT;
     loop {
-        at = skip(h, at, QDTEXT);
+        at = qd_run(h, at, class == QDTEXT_OBS);
         match h.get(at) {
             None => return Err(err(K::UnterminatedQuote, open)),
-            Some(b'"') => return Ok((at + 1, escaped)),
+            Some(b'"') => return Ok((at + 1, escaped, class == QDTEXT_OBS)),
             Some(b'\\') => {
                 escaped = true;
                 match h.get(at + 1) {
                     None => return Err(err(K::UnterminatedQuote, open)),
                     // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
                     Some(&c)
-                        if profile == Profile::Strict
-                            && !(c == b'\t' || (0x20..0x7F).contains(&c)) =>
+                        if profile == Profile::Strict && (c < 0x20 && c != b'\t' || c == 0x7F) =>
                     {
-                        return Err(if c >= 0x80 {
-                            err(K::NonAscii, at + 1)
-                        } else {
-                            err(K::InvalidQuotedChar, at + 1)
-                        });
+                        return Err(err(K::InvalidQuotedChar, at + 1));
                     }
-                    Some(_) => at += 2,
+                    Some(&c) => {
+                        if c >= 0x80 {
+                            class = QDTEXT_OBS;
+                        }
+                        at += 2;
+                    }
                 }
             }
-            Some(&c) if profile == Profile::Strict => {
-                return Err(if c >= 0x80 {
-                    err(K::NonAscii, at)
-                } else {
-                    err(K::InvalidQuotedChar, at)
-                });
-            }
-            // .NET's quoted-string takes any character but `"` (sub() checks UTF-8 later).
+            Some(&c) if c >= 0x80 => class = QDTEXT_OBS,
+            Some(_) if profile == Profile::Strict => return Err(err(K::InvalidQuotedChar, at)),
+            // .NET's quoted-string takes any character but `"`.
             Some(_) => at += 1,
         }
     }
@@ -236,49 +287,91 @@ fn quoted_end(h: &[u8], open: usize, profile: Profile) -> Result<(usize, bool), 
 
 /// Duplicate detection in linear time: a 256-bit filter over a hash of the lowercased name,
 /// and an exact (case-insensitive) compare only with the earlier names of the same hash.
-/// At most [`MAX_PARAMS`] entries, on the stack.
+/// The table of earlier names (on the stack, at most [`MAX_PARAMS`]) is built only at the
+/// first filter hit, by one re-scan of the parameters before it: most headers never need it,
+/// so they never pay for its initialisation.
 struct Seen {
     filter: [u64; 4],
-    names: [(u16, u16, u8); MAX_PARAMS],
+    /// `(name offset, hash)` of every name so far, once a filter hit asked for them.
+    names: Option<[(u16, u8); MAX_PARAMS]>,
     len: usize,
+}
+
+/// A hash of the name, ASCII case folded: its length and its first two and last two bytes
+/// (constant time; names that differ only in the middle share a bucket, and the exact compare
+/// tells them apart).
+fn name_hash(name: &[u8]) -> u8 {
+    let at = |i: usize| u32::from(name.get(i).map_or(0, |b| b | 0x20));
+    let n = name.len();
+    let x = (n as u32)
+        .wrapping_mul(0x9E37_79B9)
+        .wrapping_add(
+            at(0) << 24 | at(1) << 16 | at(n.wrapping_sub(2)) << 8 | at(n.wrapping_sub(1)),
+        )
+        .wrapping_mul(0x0100_0193);
+    (x >> 24) as u8
 }
 
 impl Seen {
     fn new() -> Self {
         Seen {
             filter: [0; 4],
-            names: [(0, 0, 0); MAX_PARAMS],
+            names: None,
             len: 0,
         }
     }
 
-    fn insert(&mut self, h: &[u8], name: &str, offset: usize) -> Result<(), DispositionError> {
-        let mut x: u32 = 0x811C_9DC5;
-        for b in name.bytes() {
-            x = (x ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193);
-        }
-        let hash = (x ^ (x >> 8) ^ (x >> 16) ^ (x >> 24)) as u8;
+    /// Notes the name at `offset`; the parameters of `h` start at `params_at`.
+    fn insert(
+        &mut self,
+        h: &[u8],
+        params_at: usize,
+        name: &[u8],
+        offset: usize,
+    ) -> Result<(), DispositionError> {
+        let hash = name_hash(name);
         let (word, bit) = (usize::from(hash >> 6), 1u64 << (hash & 63));
-        if self.filter.get(word).is_some_and(|w| w & bit != 0) {
-            for &(start, len, hh) in self.names.iter().take(self.len) {
-                let (start, len) = (usize::from(start), usize::from(len));
-                // An earlier name of this header, so in bounds.
-                let earlier = crate::bytes::slice(h, start..start + len);
-                if hh == hash && earlier.eq_ignore_ascii_case(name.as_bytes()) {
-                    return Err(err(DispositionErrorKind::DuplicateParameter, offset));
-                }
-            }
-        }
+        let hit = self.filter.get(word).is_some_and(|w| w & bit != 0);
         if let Some(w) = self.filter.get_mut(word) {
             *w |= bit;
         }
-        // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long.
-        if let Some(slot) = self.names.get_mut(self.len) {
-            *slot = (offset as u16, name.len() as u16, hash);
-            self.len += 1;
+        let names = match (&mut self.names, hit) {
+            (Some(names), _) => names,
+            (None, false) => {
+                self.len += 1;
+                return Ok(());
+            }
+            (names @ None, true) => names.insert(earlier_names(h, params_at, self.len)),
+        };
+        for &(start, hh) in names.iter().take(self.len) {
+            let start = usize::from(start);
+            // An earlier name of this header (a token), so in bounds.
+            let earlier = slice(h, start..skip(h, start, TCHAR));
+            if hh == hash && earlier.eq_ignore_ascii_case(name) {
+                return Err(err(DispositionErrorKind::DuplicateParameter, offset));
+            }
         }
+        // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long.
+        if let Some(slot) = names.get_mut(self.len) {
+            *slot = (offset as u16, hash);
+        }
+        self.len += 1;
         Ok(())
     }
+}
+
+/// The first `n` names from `params_at` (already validated), for [`Seen`]'s table.
+#[cold]
+fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> [(u16, u8); MAX_PARAMS] {
+    let mut names = [(0, 0); MAX_PARAMS];
+    for slot in names.iter_mut().take(n) {
+        let Ok(Some((p, next))) = grammar_next(h, pos, Profile::Strict) else {
+            break;
+        };
+        *slot = (p.offset as u16, name_hash(p.name));
+        pos = next;
+    }
+    names
 }
 
 #[cfg(test)]
@@ -311,6 +404,8 @@ mod tests {
             )
             .collect();
         assert_eq!(members(QDTEXT), qdtext);
+        let obs: String = (0x80u8..=0xFF).map(char::from).collect();
+        assert_eq!(members(QDTEXT_OBS), qdtext + &obs);
         // attr-char is tchar minus the three an ext-value gives a meaning.
         for b in 0..=255u8 {
             assert_eq!(
@@ -322,15 +417,79 @@ mod tests {
     }
 
     #[test]
+    fn swar_runs_stop_where_the_table_does() {
+        let check = |buf: &[u8]| {
+            for from in 0..4 {
+                assert_eq!(qd_run(buf, from, false), skip(buf, from, QDTEXT), "{buf:?}");
+                assert_eq!(
+                    qd_run(buf, from, true),
+                    skip(buf, from, QDTEXT_OBS),
+                    "{buf:?}"
+                );
+                for class in [TCHAR, QDTEXT, QDTEXT_OBS] {
+                    assert_eq!(run(buf, from, class), skip(buf, from, class), "{buf:?}");
+                }
+            }
+        };
+        // Every byte at every position of a run longer than two steps.
+        for c in 0..=255u8 {
+            for i in 0..20 {
+                let mut buf = [b'x'; 20];
+                buf[i] = c;
+                check(&buf);
+            }
+        }
+        // Several stops at once (xorshift, so the test is deterministic).
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let mut buf = [b'x'; 24];
+            for _ in 0..3 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                buf[(x % 24) as usize] = (x >> 32) as u8;
+            }
+            check(&buf);
+        }
+    }
+
+    #[test]
+    fn duplicates_found_past_filter_hits() {
+        // 60 names in a 256-bit filter collide (the table is built at the first hit), and a
+        // duplicate is still found wherever it comes.
+        let mut h = String::from("a");
+        for i in 0..60 {
+            h.push_str(&format!("; p{i}=v"));
+        }
+        let hits = (0..60)
+            .map(|i| name_hash(format!("p{i}").as_bytes()))
+            .collect::<std::collections::HashSet<_>>();
+        assert!(hits.len() < 60, "no filter hit to exercise");
+        assert_eq!(
+            parse_grammar(h.as_bytes(), Profile::Strict).map(|cd| cd.param_count()),
+            Ok(60)
+        );
+        for dup in ["p0", "P7", "p59"] {
+            let d = format!("{h}; {dup}=w");
+            let e = parse_grammar(d.as_bytes(), Profile::Strict).unwrap_err();
+            assert_eq!(
+                (e.kind, e.offset),
+                (DispositionErrorKind::DuplicateParameter, h.len() + 2),
+                "{dup}"
+            );
+        }
+    }
+
+    #[test]
     fn duplicates_ignore_case_in_strict_only() {
         let h = "a; Name=1; nAME=2";
-        let strict = parse_grammar(h.as_bytes(), h, Profile::Strict).unwrap_err();
+        let strict = parse_grammar(h.as_bytes(), Profile::Strict).unwrap_err();
         assert_eq!(
             (strict.kind, strict.offset),
             (DispositionErrorKind::DuplicateParameter, 11)
         );
         assert_eq!(
-            parse_grammar(h.as_bytes(), h, Profile::DotNet).map(|cd| cd.param_count()),
+            parse_grammar(h.as_bytes(), Profile::DotNet).map(|cd| cd.param_count()),
             Ok(2)
         );
     }

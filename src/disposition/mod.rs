@@ -6,9 +6,42 @@
 //! only when asked ([`Param::value`] borrows when there is no `\`). The effective filename
 //! ([`ContentDisposition::filename`]) allocates only when something has to be decoded.
 //!
+//! # Header bytes
+//!
+//! A header value is bytes, and parsing takes bytes. A quoted string may hold obs-text
+//! (0x80-0xFF, RFC 9110 §5.6.4 `qdtext`/`quoted-pair`), which is how browsers send raw UTF-8
+//! filenames in multipart bodies (RFC 7578 §4.2) and how older servers send ISO-8859-1 ones
+//! (tc2231 `attwithisofnplain`). In every profile, a value that holds such bytes reads as
+//! **UTF-8 when its bytes are valid UTF-8, and as ISO-8859-1 otherwise** (each byte the code
+//! point of its value); the decision is per value, on the bytes as written. Offsets
+//! ([`Param::offset`], [`DispositionError::offset`]) are byte offsets into the input; the
+//! bytes themselves stay reachable ([`Param::raw_value_bytes`]); [`Param::is_latin1`] says
+//! which reading applied, and [`Param::raw_value`] (a `&str` view) is `""` for a Latin-1
+//! value, which has no text as written. Outside a quoted string (the type, names, token
+//! values) RFC 9110 allows no obs-text: [`Profile::Strict`] and [`Profile::DotNet`] refuse it
+//! with [`DispositionErrorKind::NonAscii`], whose message says what would accept it (quoting
+//! the value, or [`Profile::Browser`], which reads unquoted values by the same rule).
+//!
+//! ```
+//! use reqparse::disposition::{ContentDisposition, Profile};
+//!
+//! // tc2231 attwithfilenamepctandiso: 0xE4 alone is not UTF-8, so it is ISO-8859-1 `ä`.
+//! let cd = ContentDisposition::parse(b"attachment; filename=\"\xe4-%41.html\"", Profile::Strict)?;
+//! assert_eq!(cd.filename().as_deref(), Some("ä-%41.html"));
+//! // A multipart part as browsers send it: raw UTF-8, borrowed.
+//! let cd = ContentDisposition::parse(
+//!     "form-data; name=\"upload\"; filename=\"résumé 2024 – final.pdf\"".as_bytes(),
+//!     Profile::Strict,
+//! )?;
+//! assert_eq!(cd.filename().as_deref(), Some("résumé 2024 – final.pdf"));
+//! # Ok::<(), reqparse::disposition::DispositionError>(())
+//! ```
+//!
+//! # Profiles
+//!
 //! Three [`Profile`]s decide what is accepted and what the filename is:
-//! - [`Profile::Strict`] (default): the RFC 6266 §4.1 grammar, ASCII only; any violation is a
-//!   [`DispositionError`] naming the byte offset.
+//! - [`Profile::Strict`] (default): the RFC 6266 §4.1 grammar (with RFC 9110's obs-text in
+//!   quoted strings); any violation is a [`DispositionError`] naming the byte offset.
 //! - [`Profile::Browser`]: what Chromium's `net::HttpContentDisposition` accepts and returns.
 //! - [`Profile::DotNet`]: what ASP.NET Core's `ContentDispositionHeaderValue` accepts and
 //!   returns.
@@ -86,6 +119,9 @@ pub const MAX_HEADER_LEN: usize = 16 * 1024;
 /// ```
 pub const MAX_PARAMS: usize = 64;
 
+// Offsets are kept as u16 and counts as u8 (ContentDisposition stays small and cheap to return).
+const _: () = assert!(MAX_HEADER_LEN < u16::MAX as usize && MAX_PARAMS < u8::MAX as usize);
+
 /// RFC 2231 section numbers (`filename*N`) must be below this in [`Profile::Strict`].
 ///
 /// ```
@@ -108,17 +144,21 @@ pub const MAX_SECTIONS: usize = 64;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// RFC 6266 §4.1 exactly, ASCII only; duplicates, missing `=`, commas, stray bytes and a
-    /// trailing `;` are errors. RFC 2231 continuations are joined.
+    /// RFC 6266 §4.1 exactly; bytes above 0x7F only in quoted strings (RFC 9110 obs-text, read
+    /// as UTF-8 or else ISO-8859-1); duplicates, missing `=`, commas, stray bytes and a trailing
+    /// `;` are errors. RFC 2231 continuations are joined.
     #[default]
     Strict,
-    /// Chromium's `net::HttpContentDisposition`: never rejects a header (except for the limits
-    /// and non-UTF-8 bytes), stops reading parameters at the first malformed one, takes the
-    /// first non-empty `filename*`/`filename`, %-decodes plain filenames, treats ISO-8859-1 as
-    /// windows-1252, ignores continuations. A missing or malformed type reads as `inline`.
+    /// Chromium's `net::HttpContentDisposition`: never rejects a header (except for the
+    /// limits), stops reading parameters at the first malformed one (and at a name that is not
+    /// UTF-8), takes the first non-empty `filename*`/`filename`, %-decodes plain filenames,
+    /// treats an ISO-8859-1 `filename*` charset as windows-1252, ignores continuations. Raw
+    /// bytes above 0x7F, quoted or not, read as UTF-8 or else ISO-8859-1 (Chromium with a
+    /// Latin-1 referrer charset). A missing or malformed type reads as `inline`.
     Browser,
     /// ASP.NET Core's `ContentDispositionHeaderValue`: the RFC grammar but duplicates and
-    /// parameters without `=` are kept (the first wins), quoted strings may hold any UTF-8,
+    /// parameters without `=` are kept (the first wins), quoted strings may hold any byte but
+    /// `"` (above 0x7F: UTF-8, or else ISO-8859-1),
     /// `filename` is only unquoted (no `\` unescaping), invalid `%` escapes stay literal and
     /// invalid UTF-8 becomes U+FFFD. No continuations.
     DotNet,
@@ -149,13 +189,27 @@ enum Quoting {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Param<'a> {
-    name: &'a str,
-    raw: &'a str,
+    /// A token (ASCII) in Strict and DotNet; UTF-8 in Browser (checked while scanning).
+    name: &'a [u8],
+    raw: &'a [u8],
     quoting: Quoting,
-    offset: usize,
+    /// The value holds bytes above 0x7F that are not UTF-8: it reads as ISO-8859-1.
+    latin1: bool,
+    offset: u32,
 }
 
 impl<'a> Param<'a> {
+    /// The scanners' constructor (`offset` is below [`MAX_HEADER_LEN`]).
+    fn new(name: &'a [u8], raw: &'a [u8], quoting: Quoting, latin1: bool, offset: usize) -> Self {
+        Param {
+            name,
+            raw,
+            quoting,
+            latin1,
+            offset: offset as u32,
+        }
+    }
+
     /// The name as written (compare it with `eq_ignore_ascii_case`).
     ///
     /// ```
@@ -165,19 +219,57 @@ impl<'a> Param<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn name(&self) -> &'a str {
-        self.name
+        // A token, or (Browser) text the scanner checked is UTF-8.
+        crate::bytes::as_str(self.name)
     }
 
-    /// The value as written, quotes and escapes included.
+    /// The value as written, quotes and escapes included, when it is ASCII or UTF-8.
+    ///
+    /// A value whose bytes are not UTF-8 (it reads as ISO-8859-1, see [`is_latin1`](Self::is_latin1))
+    /// has no `&str` as written: `raw_value()` is then `""`, and
+    /// [`raw_value_bytes`](Self::raw_value_bytes) has the bytes, [`value`](Self::value) the text.
     ///
     /// ```
     /// use reqparse::disposition::ContentDisposition;
     /// let cd = ContentDisposition::parse_str("inline; a=\"x y\"", Default::default())?;
     /// assert_eq!(cd.params().next().unwrap().raw_value(), "\"x y\"");
+    /// let cd = ContentDisposition::parse(b"inline; a=\"\xe4\"", Default::default())?;
+    /// assert_eq!(cd.params().next().unwrap().raw_value(), "");
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn raw_value(&self) -> &'a str {
+        if self.latin1 {
+            return "";
+        }
+        crate::bytes::as_str(self.raw)
+    }
+
+    /// The value's bytes as written, quotes and escapes included: what the header held,
+    /// whatever its encoding.
+    ///
+    /// ```
+    /// use reqparse::disposition::ContentDisposition;
+    /// let cd = ContentDisposition::parse(b"inline; a=\"\xe4\"", Default::default())?;
+    /// assert_eq!(cd.params().next().unwrap().raw_value_bytes(), b"\"\xe4\"");
+    /// # Ok::<(), reqparse::disposition::DispositionError>(())
+    /// ```
+    pub fn raw_value_bytes(&self) -> &'a [u8] {
         self.raw
+    }
+
+    /// Whether the value holds bytes above 0x7F that are not UTF-8, so that it reads as
+    /// ISO-8859-1 (each byte the code point of the same number). ASCII and UTF-8 values
+    /// answer `false`.
+    ///
+    /// ```
+    /// use reqparse::disposition::ContentDisposition;
+    /// let cd = ContentDisposition::parse(b"inline; a=\"\xe4\"; b=\"\xc3\xa4\"", Default::default())?;
+    /// let p: Vec<_> = cd.params().map(|p| (p.is_latin1(), p.value().into_owned())).collect();
+    /// assert_eq!(p, [(true, "ä".to_string()), (false, "ä".to_string())]);
+    /// # Ok::<(), reqparse::disposition::DispositionError>(())
+    /// ```
+    pub fn is_latin1(&self) -> bool {
+        self.latin1
     }
 
     /// Byte offset of the parameter name in the header.
@@ -189,7 +281,7 @@ impl<'a> Param<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn offset(&self) -> usize {
-        self.offset
+        self.offset as usize
     }
 
     /// Whether the value was a quoted string.
@@ -219,25 +311,34 @@ impl<'a> Param<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn value(&self) -> Cow<'a, str> {
-        match self.quoting {
-            Quoting::Token => Cow::Borrowed(self.raw),
+        let (inner, escaped) = match self.quoting {
+            Quoting::Token => (self.raw, false),
             // The raw value starts with the `"` that made it unbalanced.
-            Quoting::Unbalanced => Cow::Borrowed(crate::bytes::str_slice(self.raw, 1..)),
-            Quoting::Quoted { escaped } => {
-                let inner = strip_quotes(self.raw);
-                if escaped {
-                    Cow::Owned(unescape(inner))
-                } else {
-                    Cow::Borrowed(inner)
-                }
-            }
+            Quoting::Unbalanced => (crate::bytes::slice(self.raw, 1..), false),
+            Quoting::Quoted { escaped } => (strip_quotes(self.raw), escaped),
+        };
+        if self.latin1 {
+            return Cow::Owned(latin1(inner, escaped));
         }
+        // Checked UTF-8 (or ASCII) while scanning; the quotes cut at ASCII bytes.
+        let text = crate::bytes::as_str(inner);
+        if escaped {
+            Cow::Owned(unescape(text))
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
+
+    /// The value as text when it is ASCII or UTF-8 (`None` for a Latin-1 value), quotes
+    /// included: what the ext-value decoders read.
+    fn raw_text(&self) -> Option<&'a str> {
+        (!self.latin1).then(|| crate::bytes::as_str(self.raw))
     }
 }
 
-fn strip_quotes(raw: &str) -> &str {
-    raw.strip_prefix('"')
-        .and_then(|r| r.strip_suffix('"'))
+fn strip_quotes(raw: &[u8]) -> &[u8] {
+    raw.strip_prefix(b"\"")
+        .and_then(|r| r.strip_suffix(b"\""))
         .unwrap_or(raw)
 }
 
@@ -265,6 +366,22 @@ fn unescape(inner: &str) -> String {
     out
 }
 
+/// ISO-8859-1 bytes as text (each byte the code point of its value), quoted-pairs unescaped
+/// when `escaped`; one exactly sized allocation.
+fn latin1(inner: &[u8], escaped: bool) -> String {
+    let bytes = || {
+        let mut it = inner.iter().copied();
+        core::iter::from_fn(move || match it.next()? {
+            b'\\' if escaped => Some(it.next().unwrap_or(b'\\')),
+            c => Some(c),
+        })
+    };
+    let len = bytes().map(|b| if b < 0x80 { 1 } else { 2 }).sum();
+    let mut out = String::with_capacity(len);
+    out.extend(bytes().map(char::from));
+    out
+}
+
 /// A parsed `Content-Disposition` header: borrowed views, nothing allocated.
 ///
 /// ```
@@ -277,21 +394,26 @@ fn unescape(inner: &str) -> String {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContentDisposition<'a> {
-    header: &'a str,
-    kind: &'a str,
-    params_at: usize,
-    count: usize,
+    header: &'a [u8],
+    /// A token (ASCII), or Browser's `inline`.
+    kind: &'a [u8],
+    params_at: u16,
+    count: u8,
     profile: Profile,
-    found: Found<'a>,
+    found: Found,
 }
 
 impl<'a> ContentDisposition<'a> {
     /// Parses and validates a header value (without the `Content-Disposition:` name).
     /// Allocates nothing.
     ///
+    /// Bytes above 0x7F in a quoted string read as UTF-8, or else ISO-8859-1 (see the
+    /// [module docs](self#header-bytes)).
+    ///
     /// # Errors
     /// A [`DispositionError`] with the offset of the first offending byte: in Strict any
-    /// grammar violation; in every profile the limits and bytes that are not UTF-8.
+    /// grammar violation (a byte above 0x7F outside a quoted string among them), in DotNet
+    /// the violations it does not forgive, in every profile the limits.
     ///
     /// ```
     /// use reqparse::disposition::{ContentDisposition, DispositionErrorKind, Profile};
@@ -306,14 +428,7 @@ impl<'a> ContentDisposition<'a> {
         }
         match profile {
             Profile::Browser => parse_browser(header),
-            Profile::Strict | Profile::DotNet => {
-                // Validate UTF-8 once; the scanners slice this prefix (all of it when valid).
-                let text = match core::str::from_utf8(header) {
-                    Ok(t) => t,
-                    Err(e) => crate::bytes::as_str(crate::bytes::slice(header, ..e.valid_up_to())),
-                };
-                parse_grammar(header, text, profile)
-            }
+            Profile::Strict | Profile::DotNet => parse_grammar(header, profile),
         }
     }
 
@@ -344,7 +459,7 @@ impl<'a> ContentDisposition<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn disposition_type(&self) -> &'a str {
-        self.kind
+        crate::bytes::as_str(self.kind)
     }
 
     /// The profile the header was parsed with.
@@ -367,7 +482,7 @@ impl<'a> ContentDisposition<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn is_attachment(&self) -> bool {
-        self.kind.eq_ignore_ascii_case("attachment")
+        self.kind.eq_ignore_ascii_case(b"attachment")
     }
 
     /// Whether the type is `inline` (any case).
@@ -378,7 +493,7 @@ impl<'a> ContentDisposition<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn is_inline(&self) -> bool {
-        self.kind.eq_ignore_ascii_case("inline")
+        self.kind.eq_ignore_ascii_case(b"inline")
     }
 
     /// The parameters in header order (duplicates included where the profile keeps them).
@@ -394,8 +509,8 @@ impl<'a> ContentDisposition<'a> {
     pub fn params(&self) -> Params<'a> {
         Params {
             header: self.header,
-            pos: self.params_at,
-            left: self.count,
+            pos: usize::from(self.params_at),
+            left: usize::from(self.count),
             profile: self.profile,
         }
     }
@@ -408,7 +523,7 @@ impl<'a> ContentDisposition<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn param_count(&self) -> usize {
-        self.count
+        usize::from(self.count)
     }
 
     /// The first parameter named `name` (ASCII case-insensitive).
@@ -420,7 +535,8 @@ impl<'a> ContentDisposition<'a> {
     /// # Ok::<(), reqparse::disposition::DispositionError>(())
     /// ```
     pub fn find(&self, name: &str) -> Option<Param<'a>> {
-        self.params().find(|p| p.name.eq_ignore_ascii_case(name))
+        self.params()
+            .find(|p| p.name.eq_ignore_ascii_case(name.as_bytes()))
     }
 
     /// The unquoted value of the first parameter named `name` (ASCII case-insensitive).
@@ -452,7 +568,7 @@ impl<'a> ContentDisposition<'a> {
     pub fn size(&self) -> Option<Result<u64, DispositionError>> {
         let p = self.find("size")?;
         let v = p.value();
-        let bad = err(DispositionErrorKind::InvalidSize, p.offset);
+        let bad = err(DispositionErrorKind::InvalidSize, p.offset());
         if v.is_empty() {
             return Some(Err(bad));
         }
@@ -474,7 +590,7 @@ impl<'a> ContentDisposition<'a> {
 
     fn date(&self, name: &str) -> Option<Result<DateTime, DispositionError>> {
         let p = self.find(name)?;
-        Some(DateTime::parse(&p.value()).ok_or(err(DispositionErrorKind::InvalidDate, p.offset)))
+        Some(DateTime::parse(&p.value()).ok_or(err(DispositionErrorKind::InvalidDate, p.offset())))
     }
 
     /// The `creation-date` parameter (RFC 2183 §2.4), RFC 5322 or RFC 1123 form.
@@ -530,33 +646,34 @@ impl<'a> ContentDisposition<'a> {
 /// What both parsers gather while they walk the parameters: how many (at most
 /// [`MAX_PARAMS`]) and the filename parameters.
 #[derive(Default)]
-struct Tally<'a> {
-    count: usize,
-    found: Found<'a>,
+struct Tally {
+    count: u8,
+    found: Found,
 }
 
-impl<'a> Tally<'a> {
+impl Tally {
     /// Counts `p`; the parameter past [`MAX_PARAMS`] is an error at its offset.
-    fn add(&mut self, p: Param<'a>) -> Result<(), DispositionError> {
-        if self.count == MAX_PARAMS {
-            return Err(err(DispositionErrorKind::TooManyParameters, p.offset));
+    fn add(&mut self, header: &[u8], p: &Param<'_>) -> Result<(), DispositionError> {
+        if usize::from(self.count) == MAX_PARAMS {
+            return Err(err(DispositionErrorKind::TooManyParameters, p.offset()));
         }
-        self.found.note(p);
+        self.found.note(header, p);
         self.count += 1;
         Ok(())
     }
 
-    fn finish(
+    /// `params_at` is at most the header's length, below [`MAX_HEADER_LEN`].
+    fn finish<'a>(
         self,
-        header: &'a str,
-        kind: &'a str,
+        header: &'a [u8],
+        kind: &'a [u8],
         params_at: usize,
         profile: Profile,
     ) -> ContentDisposition<'a> {
         ContentDisposition {
             header,
             kind,
-            params_at,
+            params_at: params_at as u16,
             count: self.count,
             profile,
             found: self.found,
@@ -577,7 +694,7 @@ impl<'a> Tally<'a> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Params<'a> {
-    header: &'a str,
+    header: &'a [u8],
     pos: usize,
     left: usize,
     profile: Profile,
@@ -591,10 +708,8 @@ impl<'a> Iterator for Params<'a> {
             return None;
         }
         let step = match self.profile {
-            Profile::Browser => browser_next(self.header.as_bytes(), self.header, self.pos)
-                .ok()
-                .flatten(),
-            _ => grammar_next(self.header.as_bytes(), self.header, self.pos, self.profile)
+            Profile::Browser => browser_next(self.header, self.pos),
+            _ => grammar_next(self.header, self.pos, self.profile)
                 .ok()
                 .flatten(),
         };

@@ -235,6 +235,11 @@ impl WasmInspector {
     ///     .parse_disposition(b"attachment; filename=\"a.txt\"", DispositionProfile::Strict, false)?
     ///     .unwrap();
     /// assert_eq!(cd.filename.as_deref(), Some("a.txt"));
+    /// // The header's bytes as sent: 0xE4 alone is not UTF-8, so it reads as ISO-8859-1.
+    /// let cd = inspector
+    ///     .parse_disposition(b"attachment; filename=\"\xe4.txt\"", DispositionProfile::Strict, false)?
+    ///     .unwrap();
+    /// assert_eq!(cd.filename.as_deref(), Some("ä.txt"));
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn parse_disposition(

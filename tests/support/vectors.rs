@@ -41,6 +41,21 @@ pub fn required<'a>(case: &'a Value, key: &str) -> &'a str {
     optional_text(case, key).unwrap_or_else(|| panic!("no string {key:?} in {case}"))
 }
 
+/// A disposition case's header bytes: `input` as UTF-8, or, with `"input_encoding":
+/// "latin1"`, one byte per character of `input` (each U+0000-U+00FF), which is how a case
+/// writes bytes that are not UTF-8 (tc2231's ISO-8859-1 filenames) in a JSON string.
+pub fn input_bytes(case: &Value) -> Vec<u8> {
+    let input = required(case, "input");
+    match optional_text(case, "input_encoding") {
+        None | Some("utf-8") => input.as_bytes().to_vec(),
+        Some("latin1") => input
+            .chars()
+            .map(|c| u8::try_from(c).unwrap_or_else(|_| panic!("{c:?} is not Latin-1 in {case}")))
+            .collect(),
+        Some(other) => panic!("input_encoding {other:?} (utf-8 or latin1) in {case}"),
+    }
+}
+
 /// An optional boolean key: missing means `false`.
 pub fn flag(case: &Value, key: &str) -> bool {
     case.get(key).and_then(Value::as_bool).unwrap_or(false)
