@@ -125,9 +125,10 @@ impl Suite {
         c.final_summary();
     }
 
-    /// `<criterion dir>/reqparse-notes/<bench>.tsv`, rewritten on every criterion run of this
-    /// binary (empty when there is nothing to say, so stale notes go away). The directory is
-    /// found as criterion finds its own, minus the `cargo metadata` fallback.
+    /// `<criterion dir>/reqparse-notes/<bench>.tsv` (and `<bench>.ids`, every id in order),
+    /// rewritten on every criterion run of this binary (empty when there is nothing to say, so
+    /// stale notes go away). The directory is found as criterion finds its own, minus the
+    /// `cargo metadata` fallback.
     fn write_notes(&self) {
         let dir = match (
             std::env::var_os("CRITERION_HOME"),
@@ -154,8 +155,11 @@ impl Suite {
             .iter()
             .map(|(id, note)| format!("{id}\t{note}\n"))
             .collect();
+        // The ids in the order the bench defines them, so the chart keeps that order.
+        let ids: String = self.cases.iter().map(|c| c.id() + "\n").collect();
         if std::fs::create_dir_all(&dir).is_ok() {
             let _ = std::fs::write(dir.join(format!("{stem}.tsv")), text);
+            let _ = std::fs::write(dir.join(format!("{stem}.ids")), ids);
         }
     }
 }
