@@ -117,7 +117,7 @@ impl Suite {
                 }
                 let run = &mut case.run;
                 g.bench_function(BenchmarkId::new(&case.imp, &case.input), |b| {
-                    b.iter(|| run())
+                    b.iter(&mut **run)
                 });
             }
             g.finish();
