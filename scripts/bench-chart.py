@@ -2,7 +2,8 @@
 """BENCHMARKS.svg and a markdown table of ours-vs-peer ratios, from criterion's output only.
 
 Reads every `<criterion dir>/**/new/estimates.json` (the median's point estimate, ns) with the
-`benchmark.json` beside it (the id `group/impl/input`). For every group/input where our
+`benchmark.json` beside it (the id `group/impl/input`); given several criterion dirs (one per
+run, `CRITERION_HOME=target/criterion-run1 cargo bench ...`), the median of the runs. For every group/input where our
 `reqparse` case and at least one peer were measured, the ratio is peer time / our time (above
 1: we are faster). Peers are the implementations named exactly by crate (see PEERS); variants
 (`reqparse_*`, `form-net_into`, ...) are left out of the chart and listed with --all.
@@ -13,6 +14,8 @@ Notes the benches wrote (`<criterion dir>/reqparse-notes/*.tsv`, e.g. "ours erro
 input") mark the bars and are printed under the tables.
 
     scripts/bench-chart.py                      # target/criterion -> BENCHMARKS.svg
+    scripts/bench-chart.py --criterion-dir target/criterion-run1 \
+        --criterion-dir target/criterion-run2 --criterion-dir target/criterion-run3
     scripts/bench-chart.py --groups '.*' --out /tmp/all.svg --all
 
 python3 standard library only.
@@ -24,6 +27,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 from xml.sax.saxutils import escape
 
@@ -232,7 +236,9 @@ def svg(rows, notes: dict, floor: float, title: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--criterion-dir", default=os.environ.get("CRITERION_HOME", "target/criterion"))
+    ap.add_argument("--criterion-dir", action="append",
+                    help="criterion's output (default $CRITERION_HOME or target/criterion); "
+                    "give it once per run to chart the median of several runs")
     ap.add_argument("--out", default="BENCHMARKS.svg")
     ap.add_argument("--groups", default=DEFAULT_GROUPS, help=f"regex over group names (default {DEFAULT_GROUPS})")
     ap.add_argument("--floor", type=float, default=1.5)
@@ -240,15 +246,22 @@ def main() -> None:
     ap.add_argument("--all", action="store_true", help="also list variants in the tables")
     args = ap.parse_args()
 
-    times = load(args.criterion_dir)
-    if not times:
-        sys.exit(f"no criterion estimates under {args.criterion_dir}")
-    notes, order = load_side_files(args.criterion_dir)
+    dirs = args.criterion_dir or [os.environ.get("CRITERION_HOME", "target/criterion")]
+    runs = [load(d) for d in dirs]
+    for d, run in zip(dirs, runs):
+        if not run:
+            sys.exit(f"no criterion estimates under {d}")
+    # Several runs: the median, per id, of the runs' medians (ids missing from a run are
+    # left out rather than taken from fewer runs).
+    common = set.intersection(*(set(r) for r in runs))
+    times = {k: statistics.median(r[k] for r in runs) for k in common}
+    notes, order = load_side_files(dirs[0])
     rows = collect(times, args.groups, order)
     with open(args.out, "w") as f:
         f.write(svg(rows, notes, args.floor, args.title))
     print(tables(rows, notes, args.all, args.floor))
-    print(f"\n(wrote {args.out}: {sum(len(r[3]) for r in rows)} bars from {args.criterion_dir})", file=sys.stderr)
+    print(f"\n(wrote {args.out}: {sum(len(r[3]) for r in rows)} bars, median of {len(dirs)} run(s): "
+          f"{', '.join(dirs)})", file=sys.stderr)
 
 
 if __name__ == "__main__":
