@@ -3,8 +3,9 @@
 
 Each selected id (`group/impl/input`, the ids criterion reports) is run in its own bench
 binary with `REQPARSE_COUNT=<id>` under `valgrind --tool=callgrind`, once for N iterations and
-once for 2N; the difference divided by N is the cost of one operation, with the process's
-start, the building of every input and the agreement checks subtracted out. Prints a markdown
+once for 2N, collecting only inside the harness's count loop; the difference divided by N is
+the cost of one operation (the process's start, the building of every input and the agreement
+checks are never counted, and the loop's own entry and exit cancel out). Prints a markdown
 table: for each group/input, ours (`reqparse`) and every other implementation selected, with
 the ratio theirs / ours (above 1: we execute fewer instructions).
 
@@ -52,17 +53,33 @@ def bench_binaries(build: bool) -> dict:
     return found
 
 
-def list_ids(exe: str) -> list:
+def list_ids(exe: str):
+    """(ids, notes {id: text}): the notes are what the bench prints while building its cases
+    (e.g. ours errors on that input)."""
     env = dict(os.environ, REQPARSE_COUNT="list")
     out = subprocess.run([exe], env=env, capture_output=True, text=True, check=True)
-    return [line for line in out.stdout.splitlines() if line.count("/") >= 2]
+    ids = [line for line in out.stdout.splitlines() if line.count("/") >= 2]
+    notes = {}
+    for line in out.stderr.splitlines():
+        if line.startswith("note: ") and ": " in line[6:]:
+            case, text = line[6:].split(": ", 1)
+            notes[case] = text
+    return ids, notes
 
 
 def callgrind_total(exe: str, case: str, n: int, tmp: str) -> int:
     """Instructions executed by `exe` running `case` n times."""
     out_file = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", f"{case}.{n}") + ".out")
     env = dict(os.environ, REQPARSE_COUNT=case, REQPARSE_COUNT_N=str(n))
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", exe]
+    # Only the harness's count loop is collected (see benches/support/mod.rs); the N / 2N
+    # difference then removes the loop's own entry and exit.
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        "--toggle-collect=*reqparse_count_loop*",
+        f"--callgrind-out-file={out_file}",
+        exe,
+    ]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"{case}: valgrind failed ({run.returncode}):\n{run.stderr[-2000:]}")
@@ -85,8 +102,9 @@ def split_id(case: str):
     return group, imp, inp
 
 
-def table(results: dict) -> str:
-    """Markdown: one row per implementation, grouped by group/input, ours first."""
+def table(results: dict, notes: dict) -> str:
+    """Markdown: one row per implementation, grouped by group/input, ours first. The ratio is
+    theirs / ours (`reqparse`; in a group without it, the first row of the input)."""
     rows = {}
     for case, ir in results.items():
         group, imp, inp = split_id(case)
@@ -95,13 +113,21 @@ def table(results: dict) -> str:
         "| group/input | impl | instructions/op | vs reqparse |",
         "|---|---|---:|---:|",
     ]
+    footnotes = []
     for (group, inp), imps in rows.items():
-        ours = imps.get("reqparse")
         order = sorted(imps, key=lambda i: (not i.startswith("reqparse"), i != "reqparse", i))
+        base = "reqparse" if "reqparse" in imps else order[0]
         for imp in order:
             ir = imps[imp]
-            ratio = f"{ir / ours:.2f}x" if ours else ""
-            lines.append(f"| {group}/{inp} | {imp} | {ir:,.0f} | {ratio} |")
+            ratio = f"{ir / imps[base]:.2f}x" + ("" if base == "reqparse" else f" (vs {base})")
+            note = notes.get(f"{group}/{imp}/{inp}")
+            mark = ""
+            if note:
+                footnotes.append(note)
+                mark = " " + "†" * len(footnotes)
+            lines.append(f"| {group}/{inp} | {imp}{mark} | {ir:,.0f} | {ratio} |")
+    for i, note in enumerate(footnotes):
+        lines.append(f"\n{'†' * (i + 1)} {note}")
     return "\n".join(lines)
 
 
@@ -116,11 +142,14 @@ def main() -> None:
 
     binaries = bench_binaries(build=not args.no_build)
     selected = []  # (exe, id), in the binaries' own order
+    notes = {}
     for bench in BENCHES:
         exe = binaries.get(bench)
         if exe is None:
             continue
-        for case in list_ids(exe):
+        ids, bench_notes = list_ids(exe)
+        notes.update(bench_notes)
+        for case in ids:
             if any(fnmatch.fnmatchcase(case, p) for p in args.patterns):
                 selected.append((exe, case))
     if not selected:
@@ -137,7 +166,7 @@ def main() -> None:
                 results[case] = fut.result()
                 print(f"{case}: {results[case]:,.0f} instructions/op", file=sys.stderr)
     print(f"Instructions per op (callgrind, runs of {args.n} and {2 * args.n} iterations, difference / {args.n}):\n")
-    print(table(results))
+    print(table(results, notes))
 
 
 if __name__ == "__main__":
