@@ -44,47 +44,25 @@ const BUILDS: &[BuildCase] = &[
 
 fn build(s: &mut Suite) {
     const G: &str = "uri_build";
-    for &(name, [sc, h, b, p, q, f]) in BUILDS {
+    for &(name, parts) in BUILDS {
         s.add(G, "reqparse", name, None, move || {
-            build_absolute(
-                black_box(sc),
-                black_box(h),
-                black_box(b),
-                black_box(p),
-                black_box(q),
-                black_box(f),
-            )
+            let [sc, h, b, p, q, f] = black_box(parts);
+            build_absolute(sc, h, b, p, q, f)
         });
         // The naive peer: concatenation only, no escaping, no IDNA, no checks. For a Unicode
         // host it does not do the same work, so there it is only a variant beside
         // `idna+format!`.
-        let naive = if h.is_ascii() {
-            "format!"
-        } else {
-            "format!_no_idna"
-        };
+        let ascii = parts[1].is_ascii();
+        let naive = if ascii { "format!" } else { "format!_no_idna" };
         s.add(G, naive, name, None, move || {
-            let (sc, h, b, p, q, f) = (
-                black_box(sc),
-                black_box(h),
-                black_box(b),
-                black_box(p),
-                black_box(q),
-                black_box(f),
-            );
+            let [sc, h, b, p, q, f] = black_box(parts);
             format!("{sc}://{h}{b}{p}{q}{f}")
         });
-        if !h.is_ascii() {
+        if !ascii {
             // The same work done the usual way: IDNA to a temporary String, then format!.
             s.add(G, "idna+format!", name, None, move || {
-                let host = idna::domain_to_ascii(black_box(h)).unwrap();
-                let (sc, b, p, q, f) = (
-                    black_box(sc),
-                    black_box(b),
-                    black_box(p),
-                    black_box(q),
-                    black_box(f),
-                );
+                let [sc, h, b, p, q, f] = black_box(parts);
+                let host = idna::domain_to_ascii(h).unwrap();
                 format!("{sc}://{host}{b}{p}{q}{f}")
             });
         }

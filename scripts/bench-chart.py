@@ -47,10 +47,11 @@ PEERS = [
 COLORS = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#2ca02c", "#d62728", "#17becf",
           "#bcbd22", "#7f7f7f", "#e377c2"]
 DEFAULT_GROUPS = r"decode|owned|map|disposition"
+SIZES = {}  # (group, input): bytes, from criterion's throughput
 
 
 def load(criterion_dir: str) -> dict:
-    """{(group, impl, input): median ns}."""
+    """{(group, impl, input): median ns}; input sizes go to SIZES."""
     times = {}
     pattern = os.path.join(criterion_dir, "**", "new", "estimates.json")
     for est_path in glob.glob(pattern, recursive=True):
@@ -65,6 +66,9 @@ def load(criterion_dir: str) -> dict:
         group, imp, inp = meta.get("group_id"), meta.get("function_id"), meta.get("value_str")
         if group and imp and inp is not None:
             times[(group, imp, inp)] = est["median"]["point_estimate"]
+            size = (meta.get("throughput") or {}).get("Bytes")
+            if size:
+                SIZES[(group, inp)] = size
     return times
 
 
@@ -146,6 +150,15 @@ def tables(rows, notes: dict, show_all: bool, floor: float) -> str:
         lines.append("")
     for note, mark in marks.items():
         lines.append(f"{mark} {note}")
+    # Issue 9: hostile input never slower per byte than realistic (ours).
+    sized = [(g, i, o) for g, i, o, _, _ in rows if (g, i) in SIZES]
+    if sized:
+        lines.append("\n### reqparse per byte\n")
+        lines.append("| group/input | bytes | reqparse ns/B |")
+        lines.append("|---|---:|---:|")
+        for group, inp, ours in sized:
+            size = SIZES[(group, inp)]
+            lines.append(f"| {group}/{inp} | {size:,} | {ours / size:.3f} |")
     return "\n".join(lines)
 
 

@@ -68,6 +68,16 @@ impl Suite {
             "duplicate bench id {}",
             case.id()
         );
+        // A criterion group cannot unset a throughput once set: all or none of a group's
+        // cases have one.
+        assert!(
+            self.cases
+                .iter()
+                .filter(|c| c.group == case.group)
+                .all(|c| c.throughput.is_some() == case.throughput.is_some()),
+            "{}: a group's cases must all have a throughput or none",
+            case.id()
+        );
         self.cases.push(case);
     }
 
