@@ -106,7 +106,13 @@ fn agree(
         (Err(_), _) => {} // noted once by `compare`
         (Ok(_), _) if ours == theirs => {}
         (Ok(o), Some(why)) => {
-            eprintln!("{id}: gives {theirs:?}, ours {o:?} (known: {why}; check skipped)");
+            let (o, t) = (format!("{o:?}"), format!("{theirs:?}"));
+            let short = |s: &str| s.chars().take(60).collect::<String>();
+            eprintln!(
+                "{id}: gives {}, ours {} (known: {why}; check skipped)",
+                short(&t),
+                short(&o)
+            );
         }
         (Ok(_), None) => panic!("{id}: gives {theirs:?}, ours {ours:?}"),
     }

@@ -119,7 +119,7 @@ def collect(times: dict, groups: str, order: dict):
     return out
 
 
-def tables(rows, notes: dict, show_all: bool, floor: float) -> str:
+def tables(rows, notes: dict, show_all: bool, floor: float, counts: dict) -> str:
     lines = []
     by_group = {}
     for row in rows:
@@ -131,6 +131,8 @@ def tables(rows, notes: dict, show_all: bool, floor: float) -> str:
         cols = peers + (variants if show_all else [])
         lines.append(f"### {group}\n")
         head = ["input", "reqparse"] + cols + ["strongest peer", "ratio"]
+        if counts:
+            head.append("instructions/op: ours / that peer (ratio)")
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|---|" + "---:|" * (len(head) - 1))
         for _, inp, ours, pts, imps in grows:
@@ -146,6 +148,8 @@ def tables(rows, notes: dict, show_all: bool, floor: float) -> str:
             ratio = pts[best] / ours
             flag = "" if ratio >= floor else " (below floor)"
             cells += [best, f"**{ratio:.2f}x**{flag}"]
+            if counts:
+                cells.append(count_cell(counts, group, inp, best))
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     for note, mark in marks.items():
@@ -160,6 +164,14 @@ def tables(rows, notes: dict, show_all: bool, floor: float) -> str:
             size = SIZES[(group, inp)]
             lines.append(f"| {group}/{inp} | {size:,} | {ours / size:.3f} |")
     return "\n".join(lines)
+
+
+def count_cell(counts: dict, group: str, inp: str, peer: str) -> str:
+    ours = counts.get(f"{group}/reqparse/{inp}")
+    theirs = counts.get(f"{group}/{peer}/{inp}")
+    if not ours or not theirs:
+        return ""
+    return f"{ours:,.0f} / {theirs:,.0f} ({theirs / ours:.2f}x)"
 
 
 def svg(rows, notes: dict, floor: float, title: str) -> str:
@@ -257,6 +269,8 @@ def main() -> None:
     ap.add_argument("--floor", type=float, default=1.5)
     ap.add_argument("--title", default="reqparse against its peers (issue 9 goals: floor 1.5x)")
     ap.add_argument("--all", action="store_true", help="also list variants in the tables")
+    ap.add_argument("--counts", metavar="FILE",
+                    help="instruction counts from bench-counts.py --json, shown beside the times")
     args = ap.parse_args()
 
     dirs = args.criterion_dir or [os.environ.get("CRITERION_HOME", "target/criterion")]
@@ -272,7 +286,11 @@ def main() -> None:
     rows = collect(times, args.groups, order)
     with open(args.out, "w") as f:
         f.write(svg(rows, notes, args.floor, args.title))
-    print(tables(rows, notes, args.all, args.floor))
+    counts = {}
+    if args.counts:
+        with open(args.counts) as f:
+            counts = json.load(f)["instructions_per_op"]
+    print(tables(rows, notes, args.all, args.floor, counts))
     print(f"\n(wrote {args.out}: {sum(len(r[3]) for r in rows)} bars, median of {len(dirs)} run(s): "
           f"{', '.join(dirs)})", file=sys.stderr)
 

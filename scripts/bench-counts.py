@@ -12,6 +12,7 @@ the ratio theirs / ours (above 1: we execute fewer instructions).
     scripts/bench-counts.py 'decode/*/1k' 'disposition/*/quoted'
     scripts/bench-counts.py --n 200 'map/*/260p_get16'
     scripts/bench-counts.py --list 'owned/*'
+    scripts/bench-counts.py --json target/counts.json 'decode/*' 'map/*' 'disposition/*'
 
 Patterns are shell-style globs over the ids (`*` also matches `/`). The bench binaries are
 built first (`cargo bench --no-run`) unless --no-build; python3 standard library only.
@@ -138,6 +139,9 @@ def main() -> None:
     ap.add_argument("--jobs", "-j", type=int, default=1, help="valgrind runs at once (default 1)")
     ap.add_argument("--no-build", action="store_true", help="use the bench binaries as built")
     ap.add_argument("--list", action="store_true", help="print the matching ids and stop")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write {id: instructions/op} to FILE (bench-chart.py --counts FILE "
+                    "puts them beside the wall times)")
     args = ap.parse_args()
 
     binaries = bench_binaries(build=not args.no_build)
@@ -167,6 +171,9 @@ def main() -> None:
                 print(f"{case}: {results[case]:,.0f} instructions/op", file=sys.stderr)
     print(f"Instructions per op (callgrind, runs of {args.n} and {2 * args.n} iterations, difference / {args.n}):\n")
     print(table(results, notes))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"n": args.n, "instructions_per_op": results}, f, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":
