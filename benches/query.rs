@@ -3,9 +3,10 @@
 //! hostile). Every id is `group/impl/input`; see BENCHMARKS.md, "How to measure".
 //!
 //! Groups: `decode` (every name and value, zero allocations where the implementation allows),
-//! `owned` (collect `Vec<(String, String)>`), `raw` (enumerate, decode nothing), `map`
-//! (`QueryMap::parse` + lookups against form-net's `parse_query` + the same lookups) and
-//! `crossover` (re-enumerating with `name_eq` against parsing once).
+//! `owned` (`Vec<(String, String)>`: `collect_pairs`, and as `reqparse_iter` collected from
+//! `pairs`), `raw` (enumerate, decode nothing), `map` (`QueryMap::parse` + lookups against
+//! form-net's `parse_query` + the same lookups) and `crossover` (re-enumerating with `name_eq`
+//! against parsing once).
 //!
 //! Before anything is timed, every implementation in a group is checked to produce the same
 //! pairs (or lookups) as ours, through the very function that is timed.
@@ -313,7 +314,14 @@ fn decode(s: &mut Suite) {
 
 // ---- owned: Vec<(String, String)> ----
 
+/// `owned/reqparse`: the one call for it.
 fn reqparse_owned(q: &str) -> Result<Vec<(String, String)>, QueryError> {
+    query::collect_pairs(q, P)
+}
+
+/// `owned/reqparse_iter`: the same from `pairs`, as a caller would write it without
+/// `collect_pairs`.
+fn reqparse_owned_iter(q: &str) -> Result<Vec<(String, String)>, QueryError> {
     query::pairs(q)
         .map(|p| {
             Ok((
@@ -338,6 +346,8 @@ fn owned(s: &mut Suite) {
     const G: &str = "owned";
     for (input, q) in inputs() {
         let ours = reqparse_owned(q).unwrap();
+        let iter = reqparse_owned_iter(q).unwrap();
+        assert_eq!(ours, iter, "{G}/reqparse_iter/{input}");
         assert_eq!(
             ours,
             form_urlencoded_owned(q),
@@ -347,6 +357,9 @@ fn owned(s: &mut Suite) {
         let t = bytes(q);
         s.add(G, "reqparse", input, t.clone(), move || {
             reqparse_owned(black_box(q))
+        });
+        s.add(G, "reqparse_iter", input, t.clone(), move || {
+            reqparse_owned_iter(black_box(q))
         });
         s.add(G, "form_urlencoded", input, t.clone(), move || {
             form_urlencoded_owned(black_box(q))
