@@ -1,12 +1,15 @@
 //! `uri::build_absolute` against `format!`, and `uri::split_absolute` against the URL parsers
 //! of the ecosystem (url, ada-url, hyper's `Uri`), in the same run so the ratios hold.
 //!
-//! Run: `cargo bench --bench uri -- --warm-up-time 1 --measurement-time 3`
+//! Every id is `group/impl/input` (`uri_build/reqparse/localhost`, `uri_split/hyper/long_...`);
+//! see BENCHMARKS.md, "How to measure".
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
 use reqparse::uri::{build_absolute, split_absolute};
+
+mod support;
+use support::{leak, Suite};
 
 /// (name, scheme, host, path_base, path, query, fragment)
 type BuildCase = (&'static str, [&'static str; 6]);
@@ -39,52 +42,30 @@ const BUILDS: &[BuildCase] = &[
     ),
 ];
 
-fn build(c: &mut Criterion) {
-    for (name, [s, h, b, p, q, f]) in BUILDS {
-        let mut g = c.benchmark_group(format!("uri_build/{name}"));
-        g.bench_function("reqparse::build_absolute", |bench| {
-            bench.iter(|| {
-                build_absolute(
-                    black_box(s),
-                    black_box(h),
-                    black_box(b),
-                    black_box(p),
-                    black_box(q),
-                    black_box(f),
-                )
-            })
+fn build(s: &mut Suite) {
+    const G: &str = "uri_build";
+    for &(name, parts) in BUILDS {
+        s.add(G, "reqparse", name, None, move || {
+            let [sc, h, b, p, q, f] = black_box(parts);
+            build_absolute(sc, h, b, p, q, f)
         });
-        // The naive peer: concatenation only, no escaping, no IDNA, no checks.
-        g.bench_function("format!", |bench| {
-            bench.iter(|| {
-                let (s, h, b, p, q, f) = (
-                    black_box(s),
-                    black_box(h),
-                    black_box(b),
-                    black_box(p),
-                    black_box(q),
-                    black_box(f),
-                );
-                format!("{s}://{h}{b}{p}{q}{f}")
-            })
+        // The naive peer: concatenation only, no escaping, no IDNA, no checks. For a Unicode
+        // host it does not do the same work, so there it is only a variant beside
+        // `idna+format!`.
+        let ascii = parts[1].is_ascii();
+        let naive = if ascii { "format!" } else { "format!_no_idna" };
+        s.add(G, naive, name, None, move || {
+            let [sc, h, b, p, q, f] = black_box(parts);
+            format!("{sc}://{h}{b}{p}{q}{f}")
         });
-        if !h.is_ascii() {
+        if !ascii {
             // The same work done the usual way: IDNA to a temporary String, then format!.
-            g.bench_function("idna::domain_to_ascii + format!", |bench| {
-                bench.iter(|| {
-                    let host = idna::domain_to_ascii(black_box(h)).unwrap();
-                    let (s, b, p, q, f) = (
-                        black_box(s),
-                        black_box(b),
-                        black_box(p),
-                        black_box(q),
-                        black_box(f),
-                    );
-                    format!("{s}://{host}{b}{p}{q}{f}")
-                })
+            s.add(G, "idna+format!", name, None, move || {
+                let [sc, h, b, p, q, f] = black_box(parts);
+                let host = idna::domain_to_ascii(h).unwrap();
+                format!("{sc}://{host}{b}{p}{q}{f}")
             });
         }
-        g.finish();
     }
 }
 
@@ -101,30 +82,36 @@ fn long_url() -> String {
     u
 }
 
-fn split(c: &mut Criterion) {
-    let long = long_url();
-    let cases: [(&str, &str); 3] = [
+fn split(s: &mut Suite) {
+    const G: &str = "uri_split";
+    let long = leak(long_url());
+    let cases: [(&str, &'static str); 3] = [
         ("short", "https://example.com/foo/bar?baz=1#col=2"),
         ("short_decoded", "https://example.com/caf%C3%A9/a%20b?x=1"),
-        ("long", &long),
+        ("long", long),
     ];
     for (name, uri) in cases {
-        let mut g = c.benchmark_group(format!("uri_split/{name}_{}B", uri.len()));
-        g.bench_function("reqparse::split_absolute", |b| {
-            b.iter(|| split_absolute(black_box(uri)).unwrap())
+        let input = format!("{name}_{}B", uri.len());
+        s.add(G, "reqparse", &input, None, move || {
+            split_absolute(black_box(uri)).unwrap()
         });
-        g.bench_function("url::Url::parse", |b| {
-            b.iter(|| url::Url::parse(black_box(uri)).unwrap())
+        s.add(G, "url", &input, None, move || {
+            url::Url::parse(black_box(uri)).unwrap()
         });
-        g.bench_function("ada_url::Url::parse", |b| {
-            b.iter(|| ada_url::Url::parse(black_box(uri), None).unwrap())
+        s.add(G, "ada-url", &input, None, move || {
+            ada_url::Url::parse(black_box(uri), None).unwrap()
         });
-        g.bench_function("hyper::Uri parse", |b| {
-            b.iter(|| black_box(uri).parse::<hyper::Uri>().unwrap())
+        s.add(G, "hyper", &input, None, move || {
+            black_box(uri).parse::<hyper::Uri>().unwrap()
         });
-        g.finish();
     }
 }
 
-criterion_group!(benches, build, split);
-criterion_main!(benches);
+fn all(s: &mut Suite) {
+    build(s);
+    split(s);
+}
+
+fn main() {
+    support::main(all);
+}
