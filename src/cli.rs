@@ -32,6 +32,20 @@ enum Command {
     Disposition(DispositionArgs),
     /// Run the inspection server: every request is answered with JSON of what reqparse made of it.
     Serve(ServeArgs),
+    /// Decode a chunked body (RFC 9112 §7.1) to stdout, strictly and in bounded memory.
+    ///
+    /// Example: `printf '5\r\nhello\r\n0\r\n\r\n' | reqparse chunked -`
+    Chunked(ChunkedArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ChunkedArgs {
+    /// Print the trailer fields as a JSON array of [name, value] on stderr.
+    #[arg(long)]
+    trailers: bool,
+    /// The chunked body: a file, or `-` (the default) for stdin.
+    #[arg(default_value = "-")]
+    input: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -166,7 +180,65 @@ pub fn run(args: Args) -> Result<String, String> {
         Command::Uri { op } => uri_answer(op),
         Command::Disposition(a) => disposition_answer(&a),
         Command::Serve(a) => serve(a).map(|()| String::new()),
+        Command::Chunked(a) => chunked(&a).map(|()| String::new()),
     }
+}
+
+/// `reqparse chunked`: reads the body in 64 KiB reads and writes the data as it is decoded;
+/// only an incomplete chunk line is ever held back (the decoder's limits bound it).
+fn chunked(a: &ChunkedArgs) -> Result<(), String> {
+    use reqparse::body::chunked::{Chunk, ChunkedDecoder};
+    use std::io::{Read, Write};
+
+    let mut input: Box<dyn Read> = if a.input.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(&a.input);
+        Box::new(file.map_err(|e| format!("{}: {e}", a.input.display()))?)
+    };
+    let mut stdout = std::io::stdout().lock();
+    let io = |e: std::io::Error| format!("I/O error: {e}");
+    let invalid = |e| format!("invalid chunked body: {e}");
+    let mut decoder = ChunkedDecoder::default();
+    let mut trailers = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let (mut start, mut end) = (0, 0);
+    'body: loop {
+        // Decode what is buffered up to the point where the decoder needs more.
+        loop {
+            let step = decoder.decode(&buf[start..end]).map_err(invalid)?;
+            start += step.consumed;
+            match step.event {
+                Some(Chunk::Data(data)) => stdout.write_all(data).map_err(io)?,
+                Some(Chunk::Trailer { name, value }) => {
+                    trailers.push(json!([lossless(name), header_text(value)]))
+                }
+                Some(Chunk::End) => break 'body,
+                None => break,
+            }
+        }
+        // Keep the incomplete line at the front and read after it.
+        buf.copy_within(start..end, 0);
+        (start, end) = (0, end - start);
+        match input.read(&mut buf[end..]).map_err(io)? {
+            0 => break,
+            n => end += n,
+        }
+    }
+    decoder.finish().map_err(invalid)?;
+    stdout.flush().map_err(io)?;
+    // What follows the body is another message's (RFC 9112 §9.3), perhaps a smuggled one:
+    // a file that holds one body must end with it.
+    if start < end || input.read(&mut buf).map_err(io)? > 0 {
+        let at = decoder.position();
+        return Err(format!(
+            "bytes after the end of the chunked body at byte {at}"
+        ));
+    }
+    if a.trailers {
+        eprintln!("{}", Value::Array(trailers));
+    }
+    Ok(())
 }
 
 fn query_answer(a: &QueryArgs) -> Result<String, String> {
@@ -202,6 +274,15 @@ fn query_answer(a: &QueryArgs) -> Result<String, String> {
 
 /// Raw pairs are slices of a `&str` cut at ASCII delimiters, so they are UTF-8; the lossy
 /// conversion never replaces anything and only avoids an `unwrap`.
+/// A header field value's bytes as text: UTF-8 when they are, else ISO-8859-1 (obs-text,
+/// RFC 9110 §5.5), the rule the Content-Disposition parser follows too.
+fn header_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}
+
 fn lossless(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }

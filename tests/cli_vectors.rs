@@ -191,3 +191,60 @@ fn bad_usage_is_one_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
 }
+
+#[test]
+fn chunked_vectors() {
+    // Cases with limits of their own need the library (the CLI runs with the defaults).
+    let dir = std::env::temp_dir().join(format!("reqparse-chunked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    vectors::run("chunked.json", 40, |case, failures| {
+        if case.get("limits").is_some() {
+            return;
+        }
+        let source = vectors::required(case, "source");
+        let input = vectors::input_bytes(case);
+        let file = dir.join("body");
+        std::fs::write(&file, &input).unwrap();
+        let out = reqparse(&[
+            OsStr::new("chunked"),
+            OsStr::new("--trailers"),
+            file.as_os_str(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let trailing = case["expect"].get("consumed").and_then(Value::as_u64);
+        let problem = if let Some(error) = case.get("expect_error") {
+            let offset = error["offset"].to_string();
+            (out.status.code() != Some(1)
+                || stderr.lines().count() != 1
+                || !stderr.contains(&offset))
+            .then(|| {
+                format!(
+                    "expected one error line naming {offset}, got {:?} {stderr}",
+                    out.status
+                )
+            })
+        } else if trailing.is_some_and(|n| n < input.len() as u64) {
+            // Bytes after the body: the CLI refuses them, naming where the body ended.
+            let at = trailing.unwrap_or_default().to_string();
+            (out.status.code() != Some(1) || !stderr.contains(&at))
+                .then(|| format!("expected bytes after the body refused at {at}, got {stderr}"))
+        } else {
+            let data = vectors::required(&case["expect"], "data").as_bytes();
+            let trailers: Option<Value> = serde_json::from_str(stderr.trim_end()).ok();
+            (!out.status.success()
+                || out.stdout != data
+                || trailers.as_ref() != Some(&case["expect"]["trailers"]))
+            .then(|| {
+                format!(
+                    "got {:?} stdout {:?} stderr {stderr}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stdout)
+                )
+            })
+        };
+        if let Some(p) = problem {
+            failures.push(format!("{source}: {p}"));
+        }
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}

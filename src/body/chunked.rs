@@ -164,6 +164,39 @@ pub enum ChunkedErrorKind {
     Limit(ChunkedLimit),
 }
 
+impl ChunkedErrorKind {
+    /// The kind's name in every face (CLI, vectors, WIT): kebab-case, and `limit:` followed
+    /// by the limit's field name for [`ChunkedErrorKind::Limit`].
+    ///
+    /// ```
+    /// use reqparse::body::chunked::{ChunkedErrorKind, ChunkedLimit};
+    /// assert_eq!(ChunkedErrorKind::BareLf.name(), "bare-lf");
+    /// assert_eq!(ChunkedErrorKind::Limit(ChunkedLimit::BodyBytes).name(), "limit:max_body_bytes");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            ChunkedErrorKind::EmptySize => "empty-size",
+            ChunkedErrorKind::InvalidSize => "invalid-size",
+            ChunkedErrorKind::SizeOverflow => "size-overflow",
+            ChunkedErrorKind::InvalidExtension => "invalid-extension",
+            ChunkedErrorKind::BareCr => "bare-cr",
+            ChunkedErrorKind::BareLf => "bare-lf",
+            ChunkedErrorKind::MissingCrlf => "missing-crlf",
+            ChunkedErrorKind::InvalidTrailer => "invalid-trailer",
+            ChunkedErrorKind::UnexpectedEnd => "unexpected-end",
+            ChunkedErrorKind::Limit(limit) => match limit {
+                ChunkedLimit::SizeDigits => "limit:max_size_digits",
+                ChunkedLimit::LineBytes => "limit:max_line_bytes",
+                ChunkedLimit::ExtensionBytes => "limit:max_extension_bytes",
+                ChunkedLimit::Overhead => "limit:overhead_grace",
+                ChunkedLimit::BodyBytes => "limit:max_body_bytes",
+                ChunkedLimit::TrailerBytes => "limit:max_trailer_bytes",
+                ChunkedLimit::TrailerFields => "limit:max_trailer_fields",
+            },
+        }
+    }
+}
+
 /// An error in a chunked body, with the byte offset (from the start of the body) where it
 /// was found.
 ///

@@ -1,0 +1,236 @@
+//! The chunked decoder against `tests/vectors/chunked.json`, whole and split into reads at
+//! every point (and one byte at a time), plus a property test of split invariance on
+//! generated bodies and the allocation count of the data path.
+
+mod support;
+
+use proptest::prelude::*;
+use reqparse::body::chunked::{Chunk, ChunkedDecoder, ChunkedLimits};
+use serde_json::{json, Value};
+use support::vectors;
+
+#[global_allocator]
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
+
+/// What a body decoded to, as the vectors write it: data, trailers and consumed bytes, or
+/// the error.
+#[derive(Debug, PartialEq, Eq)]
+struct Outcome {
+    data: Vec<u8>,
+    trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    consumed: u64,
+    error: Option<(&'static str, u64)>,
+}
+
+/// Feeds `reads` in turn as a caller would: bytes not consumed stay at the front of its
+/// buffer, and never more than an incomplete line's limit of them.
+fn decode(reads: &[&[u8]], limits: ChunkedLimits) -> Outcome {
+    let mut decoder = ChunkedDecoder::new(limits);
+    let mut out = Outcome {
+        data: Vec::new(),
+        trailers: Vec::new(),
+        consumed: 0,
+        error: None,
+    };
+    let held_at_most = limits.max_line_bytes.max(limits.max_trailer_bytes);
+    let mut pending = Vec::new();
+    'reads: for read in reads {
+        pending.extend_from_slice(read);
+        loop {
+            let step = match decoder.decode(&pending) {
+                Ok(step) => step,
+                Err(e) => {
+                    out.error = Some((e.kind.name(), e.offset));
+                    return out;
+                }
+            };
+            let done = match step.event {
+                Some(Chunk::Data(d)) => {
+                    out.data.extend_from_slice(d);
+                    false
+                }
+                Some(Chunk::Trailer { name, value }) => {
+                    out.trailers.push((name.to_vec(), value.to_vec()));
+                    false
+                }
+                Some(Chunk::End) => true,
+                None => {
+                    pending.drain(..step.consumed);
+                    assert!(pending.len() < held_at_most, "held {} bytes", pending.len());
+                    continue 'reads;
+                }
+            };
+            pending.drain(..step.consumed);
+            if done {
+                break 'reads;
+            }
+        }
+    }
+    out.consumed = decoder.position();
+    if let Err(e) = decoder.finish() {
+        out.error = Some((e.kind.name(), e.offset));
+    }
+    out
+}
+
+fn limits(case: &Value) -> ChunkedLimits {
+    let mut limits = ChunkedLimits::default();
+    let Some(given) = case.get("limits").and_then(Value::as_object) else {
+        return limits;
+    };
+    for (name, value) in given {
+        let n = value
+            .as_u64()
+            .unwrap_or_else(|| panic!("limit {name} in {case}"));
+        match name.as_str() {
+            "max_size_digits" => limits.max_size_digits = n as usize,
+            "max_line_bytes" => limits.max_line_bytes = n as usize,
+            "max_extension_bytes" => limits.max_extension_bytes = n as usize,
+            "overhead_grace" => limits.overhead_grace = n,
+            "max_body_bytes" => limits.max_body_bytes = n,
+            "max_trailer_bytes" => limits.max_trailer_bytes = n as usize,
+            "max_trailer_fields" => limits.max_trailer_fields = n as usize,
+            other => panic!("unknown limit {other} in {case}"),
+        }
+    }
+    limits
+}
+
+/// The outcome as the vectors write it.
+fn shape(o: &Outcome) -> Value {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match o.error {
+        Some((kind, offset)) => json!({"error": {"kind": kind, "offset": offset}}),
+        None => json!({
+            "data": text(&o.data),
+            "trailers": o.trailers.iter().map(|(n, v)| json!([text(n), text(v)])).collect::<Vec<_>>(),
+            "consumed": o.consumed,
+        }),
+    }
+}
+
+fn expected(case: &Value, consumed: u64) -> Value {
+    if let Some(e) = case.get("expect_error") {
+        return json!({"error": e});
+    }
+    let mut want = case["expect"].clone();
+    if want.get("consumed").is_none() {
+        want["consumed"] = json!(consumed);
+    }
+    want
+}
+
+#[test]
+fn vectors_whole_and_split() {
+    vectors::run("chunked.json", 40, |case, failures| {
+        let source = vectors::required(case, "source");
+        let input = vectors::input_bytes(case);
+        let limits = limits(case);
+        let whole = decode(&[&input], limits);
+        let want = expected(case, input.len() as u64);
+        if shape(&whole) != want {
+            failures.push(format!("{source}: got {} want {want}", shape(&whole)));
+            return;
+        }
+        // Every split into two reads, and one byte at a time: the same outcome.
+        for at in 0..=input.len() {
+            let (a, b) = input.split_at(at);
+            let split = decode(&[a, b], limits);
+            if split != whole {
+                failures.push(format!("{source}: split at {at}: {split:?}"));
+                return;
+            }
+        }
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        if decode(&bytes, limits) != whole {
+            failures.push(format!("{source}: one byte at a time differs"));
+        }
+    });
+}
+
+#[test]
+fn data_path_allocates_nothing() {
+    let body = b"5;a=b\r\nhello\r\n10\r\n0123456789abcdef\r\n0\r\nX: y\r\n\r\n";
+    let (n, events) = support::alloc::count(|| {
+        let mut decoder = ChunkedDecoder::default();
+        let (mut input, mut events) = (&body[..], 0);
+        while let Ok(step) = decoder.decode(input) {
+            input = &input[step.consumed..];
+            events += 1;
+            if matches!(step.event, Some(Chunk::End) | None) {
+                break;
+            }
+        }
+        events
+    });
+    assert_eq!((n, events), (0, 4));
+}
+
+/// A chunked body: chunks of the given data with optional extensions, then trailers.
+fn body() -> impl Strategy<Value = Vec<u8>> {
+    let chunk = (
+        prop::collection::vec(any::<u8>(), 1..40),
+        prop::option::of("[a-z]{1,6}(=[a-z0-9]{1,4})?"),
+    );
+    let trailer = ("[A-Za-z-]{1,8}", "[ -~]{0,12}");
+    (
+        prop::collection::vec(chunk, 0..6),
+        prop::collection::vec(trailer, 0..3),
+    )
+        .prop_map(|(chunks, trailers)| {
+            let mut b = Vec::new();
+            for (data, ext) in chunks {
+                b.extend_from_slice(format!("{:x}", data.len()).as_bytes());
+                if let Some(ext) = ext {
+                    b.extend_from_slice(format!(";{ext}").as_bytes());
+                }
+                b.extend_from_slice(b"\r\n");
+                b.extend_from_slice(&data);
+                b.extend_from_slice(b"\r\n");
+            }
+            b.extend_from_slice(b"0\r\n");
+            for (n, v) in trailers {
+                b.extend_from_slice(format!("{n}: {v}\r\n").as_bytes());
+            }
+            b.extend_from_slice(b"\r\n");
+            b
+        })
+}
+
+/// A body, sometimes with one byte changed: errors must be split-invariant too.
+fn maybe_broken() -> impl Strategy<Value = Vec<u8>> {
+    (body(), any::<Option<(prop::sample::Index, u8)>>()).prop_map(|(mut b, change)| {
+        if let Some((at, byte)) = change {
+            let i = at.index(b.len());
+            b[i] = [b'\r', b'\n', b';', b' ', b'"', b'0', b'g', byte][usize::from(byte % 8)];
+        }
+        b
+    })
+}
+
+proptest! {
+    #[test]
+    fn split_invariance(input in maybe_broken(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6)) {
+        let limits = ChunkedLimits::default();
+        let whole = decode(&[&input], limits);
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
+        points.sort_unstable();
+        let mut reads = Vec::new();
+        let mut last = 0;
+        for p in points {
+            reads.push(&input[last..p]);
+            last = p;
+        }
+        reads.push(&input[last..]);
+        prop_assert_eq!(&decode(&reads, limits), &whole);
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        prop_assert_eq!(&decode(&bytes, limits), &whole);
+    }
+
+    #[test]
+    fn generated_bodies_decode(input in body()) {
+        let out = decode(&[&input], ChunkedLimits::default());
+        prop_assert_eq!(out.error, None);
+        prop_assert_eq!(out.consumed, input.len() as u64);
+    }
+}
