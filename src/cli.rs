@@ -2,6 +2,7 @@
 //! line, the library's types and JSON: every decision about the input is the library's.
 
 use std::borrow::Cow;
+use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -36,6 +37,21 @@ enum Command {
     ///
     /// Example: `printf '5\r\nhello\r\n0\r\n\r\n' | reqparse chunked -`
     Chunked(ChunkedArgs),
+    /// Print the pairs of an application/x-www-form-urlencoded body as JSON (like `query`).
+    ///
+    /// Example: `printf 'a=1&b=x+y' | reqparse form -`
+    Form(FormArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct FormArgs {
+    /// How bytes that are not UTF-8 once decoded, or malformed escapes, are treated.
+    #[arg(long, default_value_t = query::Profile::Whatwg,
+          value_parser = profile_parser(&query::Profile::ALL, query::Profile::as_str))]
+    profile: query::Profile,
+    /// The body: a file, or `-` (the default) for stdin.
+    #[arg(default_value = "-")]
+    input: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -181,6 +197,52 @@ pub fn run(args: Args) -> Result<String, String> {
         Command::Disposition(a) => disposition_answer(&a),
         Command::Serve(a) => serve(a).map(|()| String::new()),
         Command::Chunked(a) => chunked(&a).map(|()| String::new()),
+        Command::Form(a) => form_answer(&a),
+    }
+}
+
+/// A file, or stdin for `-`.
+fn open_input(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, String> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Box::new(file))
+}
+
+/// `reqparse form`: the body in 64 KiB reads through the form reader; a pair that straddles
+/// two reads is kept at the front of the buffer until it ends (the reader's limits cap it).
+fn form_answer(a: &FormArgs) -> Result<String, String> {
+    use reqparse::body::form::{FormEvent, FormLimits, FormReader};
+
+    let mut input = open_input(&a.input)?;
+    let limits = FormLimits::default();
+    let mut reader = FormReader::new(a.profile, limits);
+    let mut pairs = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let (mut start, mut end, mut eof) = (0, 0, false);
+    loop {
+        let step = reader
+            .decode(&buf[start..end], eof)
+            .map_err(|e| format!("invalid form body: {e}"))?;
+        start += step.consumed;
+        match step.event {
+            Some(FormEvent::Pair(p)) => pairs.push(json!([p.name, p.value])),
+            Some(FormEvent::End) => return Ok(Value::Array(pairs).to_string()),
+            None => {
+                // A pair may be as long as a name, `=` and a value: room for all of it.
+                buf.copy_within(start..end, 0);
+                (start, end) = (0, end - start);
+                let room = limits.max_name_bytes + 1 + limits.max_value_bytes + 1;
+                if buf.len() - end < 64 * 1024 && buf.len() < room {
+                    buf.resize((buf.len() * 2).min(room), 0);
+                }
+                let n = input
+                    .read(&mut buf[end..])
+                    .map_err(|e| format!("I/O error: {e}"))?;
+                (end, eof) = (end + n, n == 0);
+            }
+        }
     }
 }
 
@@ -188,14 +250,9 @@ pub fn run(args: Args) -> Result<String, String> {
 /// only an incomplete chunk line is ever held back (the decoder's limits bound it).
 fn chunked(a: &ChunkedArgs) -> Result<(), String> {
     use reqparse::body::chunked::{Chunk, ChunkedDecoder};
-    use std::io::{Read, Write};
+    use std::io::Write;
 
-    let mut input: Box<dyn Read> = if a.input.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let file = std::fs::File::open(&a.input);
-        Box::new(file.map_err(|e| format!("{}: {e}", a.input.display()))?)
-    };
+    let mut input = open_input(&a.input)?;
     let mut stdout = std::io::stdout().lock();
     let io = |e: std::io::Error| format!("I/O error: {e}");
     let invalid = |e| format!("invalid chunked body: {e}");

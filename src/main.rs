@@ -12,10 +12,18 @@ fn main() -> ExitCode {
     let args = cli::Args::parse();
     match cli::run(args) {
         Ok(answer) => {
-            if !answer.is_empty() {
-                println!("{answer}");
+            use std::io::Write;
+            if answer.is_empty() {
+                return ExitCode::SUCCESS;
             }
-            ExitCode::SUCCESS
+            // A reader that went away (`| head`) is not an error of ours, and no panic.
+            match writeln!(std::io::stdout().lock(), "{answer}") {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("reqparse: I/O error: {e}");
+                    ExitCode::FAILURE
+                }
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(message) => {
             eprintln!("reqparse: {message}");

@@ -248,3 +248,26 @@ fn chunked_vectors() {
     });
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn form_vectors() {
+    // `reqparse form` runs with the default limits: the cases with limits of their own are the
+    // library's.
+    let dir = std::env::temp_dir().join(format!("reqparse-form-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    vectors::run("form.json", 10, |case, failures| {
+        if case.get("limits").is_some() {
+            return;
+        }
+        let file = dir.join("body");
+        std::fs::write(&file, vectors::required(case, "input")).unwrap();
+        let mut args = vec![OsString::from("form"), file.clone().into_os_string()];
+        if let Some(profile) = optional_text(case, "profile") {
+            args.extend(["--profile".into(), profile.into()]);
+        }
+        if let Some(problem) = check(case, &reqparse(&args), true) {
+            failures.push(format!("{}: {problem}", vectors::required(case, "source")));
+        }
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -10,6 +10,7 @@
 //!
 //! - [`chunked`]: the chunked transfer coding of RFC 9112 §7.1, strict where request
 //!   smuggling lives.
+//! - [`form`]: `application/x-www-form-urlencoded` bodies, through the query decoder.
 //!
 //! ```
 //! use reqparse::body::chunked::{Chunk, ChunkedDecoder};
@@ -33,6 +34,7 @@
 #![forbid(unsafe_code)]
 
 pub mod chunked;
+pub mod form;
 
 /// What a reader made of the input it was given: how much of it it consumed, and the event it
 /// found, if any (`None`: it needs more input).

@@ -175,7 +175,7 @@ impl<'a> Part<'a> {
 
     /// The text itself when decoding would change nothing: no `+`, no `%`, and UTF-8.
     #[inline]
-    fn borrowed(self) -> Option<&'a str> {
+    pub(super) fn borrowed(self) -> Option<&'a str> {
         if !self.plain {
             return None;
         }

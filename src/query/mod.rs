@@ -109,15 +109,21 @@ impl QueryError {
     }
 }
 
-impl fmt::Display for QueryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.kind {
+impl QueryErrorKind {
+    /// What went wrong, in the words of [`QueryError`]'s `Display`.
+    pub(crate) const fn what(self) -> &'static str {
+        match self {
             QueryErrorKind::InvalidEscape => "invalid percent escape",
             QueryErrorKind::InvalidUtf8 => "invalid UTF-8",
             QueryErrorKind::TooManyPairs => "too many pairs",
             QueryErrorKind::TooLarge => "query too large",
-        };
-        write!(f, "{what} at byte {}", self.offset)
+        }
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind.what(), self.offset)
     }
 }
 
@@ -227,6 +233,23 @@ impl<'a> Pairs<'a> {
             input,
             text: None,
             pos,
+        }
+    }
+
+    /// Enumerates the pairs of an `application/x-www-form-urlencoded` body: as
+    /// [`Pairs::new`], except that a leading `?` is not skipped (the WHATWG urlencoded parser
+    /// strips nothing; a query's `?` is the URL's, not the pairs').
+    ///
+    /// ```
+    /// use reqparse::query::Pairs;
+    /// assert_eq!(Pairs::form(b"?a=1").next().unwrap().name(), b"?a");
+    /// assert_eq!(Pairs::new(b"?a=1").next().unwrap().name(), b"a");
+    /// ```
+    pub fn form(input: &'a [u8]) -> Self {
+        Pairs {
+            input,
+            text: None,
+            pos: 0,
         }
     }
 }
@@ -503,6 +526,57 @@ impl<'a> Pair<'a> {
         'a: 's,
     {
         self.value_part().decode_in(profile, scratch)
+    }
+
+    /// The decoded name and value together, each borrowed from the input when there is
+    /// nothing to decode, else decoded into `scratch` (cleared first; empty on error): the
+    /// form for when both are needed at once, as a body reader hands out a pair.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Profile};
+    /// let mut scratch = String::with_capacity(64);
+    /// let pair = pairs("city=S%C3%A3o+Paulo").next().unwrap();
+    /// assert_eq!(pair.decode_in(Profile::Whatwg, &mut scratch)?, ("city", "São Paulo"));
+    /// # Ok::<(), reqparse::query::QueryError>(())
+    /// ```
+    pub fn decode_in<'s>(
+        &self,
+        profile: Profile,
+        scratch: &'s mut String,
+    ) -> Result<(&'s str, &'s str), QueryError>
+    where
+        'a: 's,
+    {
+        /// Where a decoded part is: the input itself, or a range of `scratch`.
+        enum At<'a> {
+            Input(&'a str),
+            Scratch(usize, usize),
+        }
+        scratch.clear();
+        let place = |part: Part<'a>, scratch: &mut String| {
+            if let Some(text) = part.borrowed() {
+                return Ok(At::Input(text));
+            }
+            let start = scratch.len();
+            part.decode_string(profile, scratch)?;
+            Ok(At::Scratch(start, scratch.len()))
+        };
+        let placed = place(self.name_part(), scratch)
+            .and_then(|name| Ok((name, place(self.value_part(), scratch)?)));
+        let (name, value) = match placed {
+            Ok(placed) => placed,
+            Err(e) => {
+                scratch.clear();
+                return Err(e);
+            }
+        };
+        let scratch: &'s str = scratch;
+        // Ranges `decode_string` appended, whole decoded text each.
+        let text = |at: At<'a>| match at {
+            At::Input(text) => text,
+            At::Scratch(start, end) => str_slice(scratch, start..end),
+        };
+        Ok((text(name), text(value)))
     }
 
     /// The name as raw bytes: `+` → space and valid `%XX` decoded, malformed `%` kept.

@@ -1,0 +1,376 @@
+//! `application/x-www-form-urlencoded` bodies, read as they arrive: the query decoder over a
+//! stream (same profiles, same answers; offsets from the start of the body).
+//!
+//! A pair ends at `&` or at the end of the body. A pair not yet ended is not consumed: the
+//! caller feeds it again with what arrives next, so it holds at most one pair, and the limits
+//! cap that pair: a name or value longer (as sent, before decoding) than its limit is refused
+//! as soon as the bytes that make it so are fed, whether or not the pair has ended.
+//!
+//! ```
+//! use reqparse::body::form::{FormEvent, FormReader};
+//!
+//! let mut reader = FormReader::default();
+//! let mut pairs = Vec::new();
+//! let body: &[u8] = b"name=Jos%C3%A9&city=S%C3%A3o+Paulo";
+//! let (mut input, eof) = (body, true);
+//! loop {
+//!     let step = reader.decode(input, eof)?;
+//!     input = &input[step.consumed..];
+//!     match step.event {
+//!         Some(FormEvent::Pair(p)) => pairs.push((p.name.to_owned(), p.value.to_owned())),
+//!         Some(FormEvent::End) | None => break,
+//!     }
+//! }
+//! assert_eq!(pairs, [("name".into(), "José".into()), ("city".into(), "São Paulo".into())]);
+//! # Ok::<(), reqparse::body::form::FormError>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use alloc::string::String;
+use core::fmt;
+
+use super::Step;
+use crate::bytes::slice;
+use crate::query::{Pairs, Profile, QueryErrorKind};
+
+/// Limits on a form body (ASP.NET Core's `FormOptions` defaults). Lengths are of the bytes as
+/// sent, before decoding, so a limit is certain as soon as those bytes arrive.
+///
+/// ```
+/// use reqparse::body::form::{FormErrorKind, FormLimit, FormLimits, FormReader};
+/// use reqparse::query::Profile;
+///
+/// let limits = FormLimits { max_pairs: 1, ..FormLimits::default() };
+/// let mut reader = FormReader::new(Profile::Whatwg, limits);
+/// let consumed = reader.decode(b"a=1&b=2", true)?.consumed;
+/// let err = reader.decode(&b"a=1&b=2"[consumed..], true).unwrap_err();
+/// assert_eq!((err.kind, err.offset), (FormErrorKind::Limit(FormLimit::Pairs), 4));
+/// assert_eq!(err.to_string(), "form body over max_pairs at byte 4");
+/// # Ok::<(), reqparse::body::form::FormError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormLimits {
+    /// Pairs in the body (`ValueCountLimit`, 1,024).
+    pub max_pairs: usize,
+    /// Bytes of one name (`KeyLengthLimit`, 2,048).
+    pub max_name_bytes: usize,
+    /// Bytes of one value (`ValueLengthLimit`, 4 MiB).
+    pub max_value_bytes: usize,
+    /// Bytes of the whole body (`BufferBodyLengthLimit`, 128 MiB).
+    pub max_body_bytes: u64,
+}
+
+impl Default for FormLimits {
+    fn default() -> Self {
+        FormLimits {
+            max_pairs: 1024,
+            max_name_bytes: 2048,
+            max_value_bytes: 4 * 1024 * 1024,
+            max_body_bytes: 128 * 1024 * 1024,
+        }
+    }
+}
+
+/// The limit a form body went over; see [`FormLimits`].
+///
+/// ```
+/// use reqparse::body::form::FormLimit;
+/// assert_eq!(FormLimit::ValueBytes.name(), "max_value_bytes");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FormLimit {
+    /// [`FormLimits::max_pairs`].
+    Pairs,
+    /// [`FormLimits::max_name_bytes`].
+    NameBytes,
+    /// [`FormLimits::max_value_bytes`].
+    ValueBytes,
+    /// [`FormLimits::max_body_bytes`].
+    BodyBytes,
+}
+
+impl FormLimit {
+    /// The name of the [`FormLimits`] field.
+    ///
+    /// ```
+    /// assert_eq!(reqparse::body::form::FormLimit::Pairs.name(), "max_pairs");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            FormLimit::Pairs => "max_pairs",
+            FormLimit::NameBytes => "max_name_bytes",
+            FormLimit::ValueBytes => "max_value_bytes",
+            FormLimit::BodyBytes => "max_body_bytes",
+        }
+    }
+}
+
+/// What was wrong with a form body; see [`FormError`].
+///
+/// ```
+/// use reqparse::body::form::FormErrorKind;
+/// use reqparse::query::QueryErrorKind;
+/// assert_ne!(FormErrorKind::Decode(QueryErrorKind::InvalidUtf8), FormErrorKind::Decode(QueryErrorKind::InvalidEscape));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FormErrorKind {
+    /// The profile refused a name or value, as the query decoder does
+    /// ([`Profile::Strict`](crate::query::Profile::Strict)).
+    Decode(QueryErrorKind),
+    /// A limit of [`FormLimits`] was reached.
+    Limit(FormLimit),
+}
+
+/// An error in a form body, with its byte offset from the start of the body.
+///
+/// ```
+/// use reqparse::body::form::FormReader;
+/// use reqparse::query::Profile;
+/// let err = FormReader::new(Profile::Strict, Default::default()).decode(b"a=%zz", true).unwrap_err();
+/// assert_eq!(err.offset, 2);
+/// assert_eq!(err.to_string(), "invalid percent escape at byte 2");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FormError {
+    /// What was wrong.
+    pub kind: FormErrorKind,
+    /// Where, in bytes from the start of the body.
+    pub offset: u64,
+}
+
+impl fmt::Display for FormError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            // The query decoder's own words, at the body's offset.
+            FormErrorKind::Decode(kind) => write!(f, "{} at byte {}", kind.what(), self.offset),
+            FormErrorKind::Limit(limit) => {
+                write!(f, "form body over {} at byte {}", limit.name(), self.offset)
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for FormError {}
+
+/// One pair of a form body, decoded: each part borrowed from the input when there was
+/// nothing to decode, else from the reader's scratch buffer.
+///
+/// ```
+/// use reqparse::body::form::{FormEvent, FormReader};
+/// let mut reader = FormReader::default();
+/// let step = reader.decode(b"a+b=c&", false)?;
+/// let Some(FormEvent::Pair(pair)) = step.event else { unreachable!() };
+/// assert_eq!((pair.name, pair.value, pair.offset), ("a b", "c", 0));
+/// # Ok::<(), reqparse::body::form::FormError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormPair<'a> {
+    /// The decoded name.
+    pub name: &'a str,
+    /// The decoded value.
+    pub value: &'a str,
+    /// Where the pair starts, in bytes from the start of the body.
+    pub offset: u64,
+}
+
+/// An event of a form body.
+///
+/// ```
+/// use reqparse::body::form::{FormEvent, FormReader};
+/// assert_eq!(FormReader::default().decode(b"", true)?.event, Some(FormEvent::End));
+/// # Ok::<(), reqparse::body::form::FormError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormEvent<'a> {
+    /// The next pair.
+    Pair(FormPair<'a>),
+    /// The end of the body: every pair has been handed out.
+    End,
+}
+
+/// The sans-io reader of a form body (see the module documentation).
+///
+/// ```
+/// use reqparse::body::form::{FormEvent, FormReader};
+///
+/// // A read that ends inside a pair: the pair is not consumed, and comes whole with the next.
+/// let mut reader = FormReader::default();
+/// let step = reader.decode(b"q=ru", false)?;
+/// assert_eq!((step.consumed, step.event), (0, None));
+/// let step = reader.decode(b"q=rust&", false)?;
+/// assert!(matches!(step.event, Some(FormEvent::Pair(p)) if p.value == "rust"));
+/// # Ok::<(), reqparse::body::form::FormError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct FormReader {
+    profile: Profile,
+    limits: FormLimits,
+    /// Bytes consumed so far.
+    position: u64,
+    pairs: usize,
+    done: bool,
+    /// Where decoded names and values go; it grows to the longest pair decoded, at most the
+    /// name and value limits together, and is kept for [`FormReader::reset`].
+    scratch: String,
+}
+
+impl FormReader {
+    /// A reader at the start of a body.
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormLimits, FormReader};
+    /// use reqparse::query::Profile;
+    /// let reader = FormReader::new(Profile::DotNet, FormLimits::default());
+    /// assert_eq!(reader.position(), 0);
+    /// ```
+    pub fn new(profile: Profile, limits: FormLimits) -> Self {
+        FormReader {
+            profile,
+            limits,
+            ..FormReader::default()
+        }
+    }
+
+    /// Starts again at the start of a new body, keeping the scratch buffer's capacity.
+    ///
+    /// ```
+    /// use reqparse::body::form::FormReader;
+    /// let mut reader = FormReader::default();
+    /// reader.decode(b"a=%41", true)?;
+    /// reader.reset();
+    /// assert_eq!(reader.position(), 0);
+    /// # Ok::<(), reqparse::body::form::FormError>(())
+    /// ```
+    pub fn reset(&mut self) {
+        let scratch = core::mem::take(&mut self.scratch);
+        *self = FormReader {
+            scratch,
+            ..FormReader::new(self.profile, self.limits)
+        };
+    }
+
+    /// Bytes consumed so far: the offset in the body of the next byte fed.
+    ///
+    /// ```
+    /// use reqparse::body::form::FormReader;
+    /// let mut reader = FormReader::default();
+    /// reader.decode(b"a=1&b", false)?;
+    /// assert_eq!(reader.position(), 4);
+    /// # Ok::<(), reqparse::body::form::FormError>(())
+    /// ```
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Decodes the next pair from `input` (the bytes after what was consumed so far); `eof`
+    /// says that `input` is the rest of the body. Bytes not consumed (a pair not yet ended)
+    /// must be fed again with what arrives next.
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormEvent, FormReader};
+    /// let mut reader = FormReader::default();
+    /// let step = reader.decode(b"&&a=1", true)?;
+    /// assert_eq!(step.consumed, 5);
+    /// assert!(matches!(step.event, Some(FormEvent::Pair(p)) if p.offset == 2));
+    /// # Ok::<(), reqparse::body::form::FormError>(())
+    /// ```
+    pub fn decode<'a>(
+        &'a mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<Step<FormEvent<'a>>, FormError> {
+        // Empty segments (`&&`) are skipped, as the query enumerator skips them.
+        let skipped = input.iter().take_while(|&&b| b == b'&').count();
+        let rest = slice(input, skipped..);
+        let end = memchr::memchr(b'&', rest);
+        let pair_bytes = match end {
+            Some(end) => slice(rest, ..end),
+            None => rest,
+        };
+        self.check_limits(pair_bytes, skipped)?;
+        if end.is_none() && !eof {
+            self.position += skipped as u64;
+            return Ok(Step {
+                consumed: skipped,
+                event: None,
+            });
+        }
+        if pair_bytes.is_empty() {
+            // Only at the end of the body: `end` is none and `eof` set.
+            self.position += skipped as u64;
+            self.done = true;
+            return Ok(Step {
+                consumed: skipped,
+                event: Some(FormEvent::End),
+            });
+        }
+        let offset = self.position + skipped as u64;
+        let consumed = skipped + pair_bytes.len() + usize::from(end.is_some());
+        self.position += consumed as u64;
+        self.pairs += 1;
+        let mut pairs = Pairs::form(pair_bytes);
+        let pair = pairs.next();
+        debug_assert!(
+            pair.is_some(),
+            "a non-empty segment without `&` is one pair"
+        );
+        let Some(pair) = pair else {
+            return Ok(Step {
+                consumed,
+                event: None,
+            });
+        };
+        let (name, value) = pair
+            .decode_in(self.profile, &mut self.scratch)
+            .map_err(|e| FormError {
+                kind: FormErrorKind::Decode(e.kind),
+                offset: offset + e.offset as u64,
+            })?;
+        let event = FormEvent::Pair(FormPair {
+            name,
+            value,
+            offset,
+        });
+        Ok(Step {
+            consumed,
+            event: Some(event),
+        })
+    }
+
+    /// The limits over the pair (complete or not) that starts `skipped` bytes into the
+    /// input: each is refused as soon as its bytes are here.
+    fn check_limits(&self, pair: &[u8], skipped: usize) -> Result<(), FormError> {
+        let start = self.position + skipped as u64;
+        let limit = |limit, at: usize| FormError {
+            kind: FormErrorKind::Limit(limit),
+            offset: start + at as u64,
+        };
+        if !pair.is_empty() && self.pairs == self.limits.max_pairs {
+            return Err(limit(FormLimit::Pairs, 0));
+        }
+        let eq = memchr::memchr(b'=', pair);
+        let name_len = eq.unwrap_or(pair.len());
+        if name_len > self.limits.max_name_bytes {
+            return Err(limit(FormLimit::NameBytes, self.limits.max_name_bytes));
+        }
+        if let Some(eq) = eq {
+            if pair.len() - eq - 1 > self.limits.max_value_bytes {
+                return Err(limit(
+                    FormLimit::ValueBytes,
+                    eq + 1 + self.limits.max_value_bytes,
+                ));
+            }
+        }
+        let body_end = start + pair.len() as u64;
+        if body_end > self.limits.max_body_bytes {
+            return Err(limit(
+                FormLimit::BodyBytes,
+                (self.limits.max_body_bytes - start) as usize,
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,174 @@
+//! The form body reader against `tests/vectors/form.json` and against every query vector (a
+//! body is a query without the `?` rule), whole, split at every point and one byte at a
+//! time; and the allocations of its data path.
+
+mod support;
+
+use reqparse::body::form::{FormErrorKind, FormEvent, FormLimits, FormReader};
+use reqparse::query::{Profile, QueryErrorKind};
+use serde_json::{json, Value};
+use support::vectors;
+
+#[global_allocator]
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
+
+/// The pairs and offsets a body decoded to, or the error's kind name and offset.
+type Outcome = Result<Vec<(String, String, u64)>, (String, u64)>;
+
+fn kind_name(kind: FormErrorKind) -> String {
+    match kind {
+        FormErrorKind::Decode(QueryErrorKind::InvalidEscape) => "invalid-escape".into(),
+        FormErrorKind::Decode(QueryErrorKind::InvalidUtf8) => "invalid-utf8".into(),
+        FormErrorKind::Decode(other) => format!("{other:?}"),
+        FormErrorKind::Limit(limit) => format!("limit:{}", limit.name()),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Feeds `reads` as a caller would: what was not consumed stays at the front of its buffer.
+fn decode(reads: &[&[u8]], profile: Profile, limits: FormLimits) -> Outcome {
+    let mut reader = FormReader::new(profile, limits);
+    let mut pairs = Vec::new();
+    let mut pending = Vec::new();
+    for (i, read) in reads.iter().enumerate() {
+        pending.extend_from_slice(read);
+        let eof = i + 1 == reads.len();
+        loop {
+            let step = reader
+                .decode(&pending, eof)
+                .map_err(|e| (kind_name(e.kind), e.offset))?;
+            let (consumed, event) = (
+                step.consumed,
+                step.event.map(|e| match e {
+                    FormEvent::Pair(p) => Some((p.name.to_owned(), p.value.to_owned(), p.offset)),
+                    FormEvent::End => None,
+                }),
+            );
+            pending.drain(..consumed);
+            match event {
+                Some(Some(pair)) => pairs.push(pair),
+                Some(None) => return Ok(pairs),
+                None => break,
+            }
+        }
+    }
+    panic!("no end after the last read");
+}
+
+fn limits(case: &Value) -> FormLimits {
+    let mut limits = FormLimits::default();
+    let Some(given) = case.get("limits").and_then(Value::as_object) else {
+        return limits;
+    };
+    for (name, value) in given {
+        let n = value
+            .as_u64()
+            .unwrap_or_else(|| panic!("limit {name} in {case}"));
+        match name.as_str() {
+            "max_pairs" => limits.max_pairs = n as usize,
+            "max_name_bytes" => limits.max_name_bytes = n as usize,
+            "max_value_bytes" => limits.max_value_bytes = n as usize,
+            "max_body_bytes" => limits.max_body_bytes = n,
+            other => panic!("unknown limit {other} in {case}"),
+        }
+    }
+    limits
+}
+
+/// Whole, split in two at every point, one byte at a time: the same outcome, which is returned.
+fn every_split(input: &[u8], profile: Profile, limits: FormLimits) -> Result<Outcome, String> {
+    let whole = decode(&[input], profile, limits);
+    for at in 0..=input.len() {
+        let (a, b) = input.split_at(at);
+        let split = decode(&[a, b], profile, limits);
+        if split != whole {
+            return Err(format!("split at {at}: {split:?}, whole: {whole:?}"));
+        }
+    }
+    let bytes: Vec<&[u8]> = input.chunks(1).collect();
+    if !input.is_empty() && decode(&bytes, profile, limits) != whole {
+        return Err("one byte at a time differs".into());
+    }
+    Ok(whole)
+}
+
+#[test]
+fn form_vectors() {
+    vectors::run("form.json", 10, |case, failures| {
+        let source = vectors::required(case, "source");
+        let input = vectors::required(case, "input").as_bytes();
+        let got = match every_split(input, vectors::profile(case), limits(case)) {
+            Ok(got) => got,
+            Err(e) => return failures.push(format!("{source}: {e}")),
+        };
+        let shape = match &got {
+            Ok(pairs) => {
+                json!({"expect": pairs.iter().map(|(n, v, _)| json!([n, v])).collect::<Vec<_>>()})
+            }
+            Err((kind, offset)) => json!({"expect_error": {"kind": kind, "offset": offset}}),
+        };
+        let want = match case.get("expect_error") {
+            Some(e) => json!({"expect_error": e}),
+            None => json!({"expect": case["expect"]}),
+        };
+        if shape != want {
+            failures.push(format!("{source}: got {shape} want {want}"));
+        }
+    });
+}
+
+#[test]
+fn query_vectors_as_bodies() {
+    // Every pair-list case of query.json whose input has no leading `?`: a body gives the same
+    // pairs, or fails at the same offset.
+    vectors::run("query.json", 50, |case, failures| {
+        let input = vectors::required(case, "input");
+        if input.starts_with('?') || vectors::flag(case, "map") || vectors::flag(case, "raw") {
+            return;
+        }
+        let source = vectors::required(case, "source");
+        let profile: Profile = vectors::profile(case);
+        let got = match every_split(input.as_bytes(), profile, FormLimits::default()) {
+            Ok(got) => got,
+            Err(e) => return failures.push(format!("{source}: {e}")),
+        };
+        let ok = match (&got, case.get("expect_error")) {
+            (Err((_, offset)), Some(e)) => e
+                .get("offset")
+                .and_then(Value::as_u64)
+                .is_none_or(|o| o == *offset),
+            (Ok(pairs), None) => {
+                let pairs: Vec<Value> = pairs.iter().map(|(n, v, _)| json!([n, v])).collect();
+                Value::Array(pairs) == case["expect"]
+            }
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{source}: got {got:?}"));
+        }
+    });
+}
+
+#[test]
+fn data_path_allocates_nothing_once_warm() {
+    let body = b"q=rust+forms&name=Jos%C3%A9&flag&city=S%C3%A3o+Paulo&&x=%F0%9F%98%80";
+    let mut reader = FormReader::default();
+    let run = |reader: &mut FormReader| {
+        reader.reset();
+        let (mut input, mut n) = (&body[..], 0);
+        loop {
+            let step = reader.decode(input, true).unwrap();
+            let consumed = step.consumed;
+            match step.event {
+                Some(FormEvent::Pair(_)) => n += 1,
+                _ => break,
+            }
+            input = &input[consumed..];
+        }
+        n
+    };
+    // The first body grows the scratch buffer to its longest decoded pair; then none.
+    assert_eq!(run(&mut reader), 5);
+    let (allocations, pairs) = support::alloc::count(|| run(&mut reader));
+    assert_eq!((allocations, pairs), (0, 5));
+}
