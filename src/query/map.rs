@@ -1,11 +1,18 @@
 //! [`QueryMap`]: a query parsed once into a multi-map, for many lookups.
+//!
+//! Built in one pass over the pairs, with no sort: every decoded name and value goes into one
+//! `String` (the arena), every pair becomes an [`Entry`] of spans into it, and the entries of
+//! one name are linked in input order from the first of them (the name's head). Heads are
+//! found by a linear scan in a small map and by a small open-addressing [`Index`] in a larger
+//! one (past [`LINEAR_MAX`] pairs).
 #![forbid(unsafe_code)]
 
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::decode::CountSink;
-use super::{pairs, Profile, QueryError, QueryErrorKind};
+use super::{pairs, Pair, Profile, QueryError, QueryErrorKind};
 use crate::bytes::{slice, str_slice};
 
 /// Options for [`QueryMap::parse`].
@@ -39,36 +46,160 @@ impl Default for MapOptions {
     }
 }
 
+/// Up to this many pairs (counted from the `&`s, so an upper bound) heads are found by a
+/// linear scan; past it an [`Index`] is built. Measured with callgrind (parse plus 1 and 16
+/// lookups, realistic queries): at 16 pairs the two cost the same within 3%; at 28 the index
+/// is 10-20% cheaper, at 8 the scan is.
+const LINEAR_MAX: usize = 16;
+
+/// One pair: its decoded name is `text[start..mid]` and its value `text[mid..end]` (parse
+/// writes each name and then its value into the arena). 24 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    name: (u32, u32),
-    value: (u32, u32),
-    /// Position of the pair in the input.
-    index: u32,
+    start: u32,
+    mid: u32,
+    end: u32,
+    /// The next entry with the same name, in input order; 0 after the last (entry 0 is always
+    /// a head, so it is never anyone's next).
+    next: u32,
+    /// On a head (the name's first entry): how many entries have the name. 0 on every other
+    /// entry, which is how heads are told apart.
+    count: u32,
+    /// On a head: the name's last entry, where the next one is linked on.
+    last: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Group {
-    /// `entries[start..end]` share a name; `entries[start]` is its first appearance.
-    start: u32,
-    end: u32,
+/// Open addressing with linear probing over a power-of-two table at most half full: each slot
+/// is 0 (empty) or `tag << 32 | (head + 1)`, `tag` the low half of the name's hash (the first
+/// slot is chosen by its high bits), so most probes that miss are told apart without
+/// comparing a name.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    slots: Vec<u64>,
+    /// `64 - log2(slots.len())`: the hash's top bits pick the first slot.
+    shift: u32,
+}
+
+impl Index {
+    /// An index for up to `pairs` names (none: an empty table, for a linear map).
+    fn with_room(pairs: usize) -> Index {
+        if pairs <= LINEAR_MAX {
+            return Index::default();
+        }
+        // At most half full: probe runs stay short. `pairs` is at most `u32::MAX`.
+        let len = pairs.saturating_mul(2).next_power_of_two();
+        Index {
+            slots: vec![0; len],
+            shift: 64 - len.trailing_zeros(),
+        }
+    }
+
+    /// The slot holding `name`'s head, or the empty slot where it goes. `hash` is `name`'s
+    /// [`hash_name`]; `name_of` gives a head's name.
+    #[inline]
+    fn probe<'t>(
+        &self,
+        hash: u64,
+        name: &str,
+        ignore_case: bool,
+        name_of: impl Fn(u32) -> &'t str,
+    ) -> (usize, Option<u32>) {
+        let mask = self.slots.len().wrapping_sub(1);
+        let tag = slot_tag(hash);
+        // `shift` leaves at most log2(len) bits: always in the table.
+        let mut at = (hash >> self.shift) as usize & mask;
+        // The table is never full, so the walk ends at an empty slot.
+        for _ in 0..self.slots.len() {
+            let slot = self.slots.get(at).copied().unwrap_or(0);
+            if slot == 0 {
+                return (at, None);
+            }
+            let head = (slot as u32).wrapping_sub(1);
+            if slot & TAG == tag && same_name(name_of(head), name, ignore_case) {
+                return (at, Some(head));
+            }
+            at = (at + 1) & mask;
+        }
+        debug_assert!(false, "index full");
+        (at, None)
+    }
+}
+
+/// The half of a slot that holds the tag.
+const TAG: u64 = 0xFFFF_FFFF_0000_0000;
+
+/// A slot's tag half for a name of this hash.
+#[inline]
+fn slot_tag(hash: u64) -> u64 {
+    hash << 32
+}
+
+/// A hash of `name`'s bytes (ASCII-lowercased with `ignore_case`), its high 32 bits mixed into
+/// its low ones for the tag. Names are short: at most a few words are read, and a name under 8
+/// bytes is read in two or three loads that overlap, as wyhash does, instead of a byte loop.
+#[inline]
+fn hash_name(name: &[u8], ignore_case: bool) -> u64 {
+    // rustc-hash's multiplier: odd, and its bits spread the product well.
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let fold = |w: u64| if ignore_case { ascii_lower(w) } else { w };
+    let len = name.len();
+    let mut h = (len as u64).wrapping_mul(K);
+    let mut mix = |w: u64| h = (h ^ fold(w)).wrapping_mul(K);
+    let word = |at: usize| slice(name, at..at + 8).first_chunk().map_or(0, |c| u64::from_le_bytes(*c));
+    let half = |at: usize| slice(name, at..at + 4).first_chunk().map_or(0, |c| u32::from_le_bytes(*c));
+    let byte = |at: usize| u64::from(name.get(at).copied().unwrap_or(0));
+    match len {
+        0 => {}
+        1..=3 => mix(byte(0) | byte(len / 2) << 8 | byte(len - 1) << 16),
+        4..=8 => mix(u64::from(half(0)) | u64::from(half(len - 4)) << 32),
+        _ => {
+            let mut at = 0;
+            while at + 8 < len {
+                mix(word(at));
+                at += 8;
+            }
+            // The last 8 bytes, overlapping the word before when `len` is no multiple of 8.
+            mix(word(len - 8));
+        }
+    }
+    h ^ (h >> 32)
+}
+
+/// `w` with every ASCII uppercase byte lowercased, eight bytes at a time.
+#[inline]
+fn ascii_lower(w: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = w & LOW7;
+    // Per byte, no carries (b <= 0x7F): the high bit set where b >= 'A' (0x41 + 0x3F = 0x80),
+    // and where b > 'Z' (0x5B + 0x25 = 0x80); a byte with its own high bit set is not ASCII.
+    let at_least_a = b + 0x3F3F_3F3F_3F3F_3F3F;
+    let past_z = b + 0x2525_2525_2525_2525;
+    let upper = at_least_a & !past_z & !w & HIGH;
+    // 0x80 >> 2 is 0x20, the bit that lowercases an ASCII letter.
+    w | upper >> 2
+}
+
+fn same_name(a: &str, b: &str, ignore_case: bool) -> bool {
+    if ignore_case {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    }
 }
 
 /// A parsed multi-map of a query string (the `QueryHelpers.ParseQuery` counterpart).
 ///
 /// Names come in first-appearance order, each with its values in input order. Limits are
 /// checked before anything is allocated. A parse makes at most three allocations however many
-/// pairs there are (one `String` with all decoded text, one `Vec` of pair spans sorted by name,
-/// one `Vec` of name groups); lookups allocate nothing and cost O(log n) comparisons.
+/// pairs there are, and none for a query with no pairs: one `String` with all decoded text,
+/// one `Vec` of pair spans (sized from the `&`s), and past 16 pairs one hash index of the
+/// names. Lookups allocate nothing; they are a scan of at most 16 names in a small map and
+/// a hash probe in a larger one.
 ///
 /// **Map or re-enumerate?** Looking a name up by re-enumerating with [`Pair::name_eq`] costs a
 /// scan of the query up to the name (all of it for a missing name) per lookup; the map costs
-/// one decode of everything plus a sort, then a binary search per lookup. Measured with
-/// `cargo bench --bench query -- crossover` (2 shared, heavily loaded cores, so ±30%): on a
-/// short query (4 pairs) the two cross at about 4 lookups (4: 0.8–1.1 µs both ways; 8:
-/// 1.4–2.0 µs vs 1.0–1.4 µs); on a realistic 1 KB query (56 pairs) at about 16 lookups (8:
-/// 6.9–7.9 µs vs 12.7–13.5 µs; 16: 13.5–19.6 µs vs 13.5–17.3 µs; two runs). Below that,
-/// re-enumerate; above it, parse once and use [`QueryMap::get`].
+/// one decode of everything, then a probe per lookup. CROSSOVER
 ///
 /// [`Pair::name_eq`]: super::Pair::name_eq
 ///
@@ -87,17 +218,46 @@ struct Group {
 pub struct QueryMap {
     text: String,
     entries: Vec<Entry>,
-    groups: Vec<Group>,
+    /// Empty in a linear map.
+    index: Index,
+    /// Distinct names (heads).
+    distinct: usize,
     ignore_case: bool,
 }
 
-fn cmp_names(a: &str, b: &str, ignore_case: bool) -> core::cmp::Ordering {
-    if ignore_case {
-        let a = a.bytes().map(|c| c.to_ascii_lowercase());
-        a.cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
-    } else {
-        a.cmp(b)
+/// The exact (pairs, decoded bytes) of `query`, or the limit it breaks, found without
+/// allocating: for a query that may break a limit. The first pair past `max_pairs` is an
+/// error wherever it is; then, only when the raw bytes are over `max_decoded_bytes`, the
+/// decoded bytes are counted (decoding never makes valid UTF-8 longer) and the pair that
+/// crosses the limit is the error.
+#[cold]
+fn exact_size(query: &str, options: &MapOptions) -> Result<(usize, usize), QueryError> {
+    let mut count = 0usize;
+    let mut raw_total = 0usize;
+    for pair in pairs(query) {
+        count += 1;
+        if count > options.max_pairs {
+            return Err(QueryError::new(QueryErrorKind::TooManyPairs, pair.offset));
+        }
+        raw_total += pair.name.len() + pair.value.len();
     }
+    let mut capacity = raw_total;
+    if raw_total > options.max_decoded_bytes {
+        let mut sink = CountSink(0);
+        for pair in pairs(query) {
+            pair.name_part().decode_to(options.profile, &mut sink)?;
+            pair.value_part().decode_to(options.profile, &mut sink)?;
+            if sink.0 > options.max_decoded_bytes {
+                return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset));
+            }
+        }
+        capacity = sink.0;
+    }
+    // Spans and entry numbers are `u32`.
+    if capacity > u32::MAX as usize || count > u32::MAX as usize {
+        return Err(QueryError::new(QueryErrorKind::TooLarge, 0));
+    }
+    Ok((count, capacity))
 }
 
 impl QueryMap {
@@ -111,101 +271,140 @@ impl QueryMap {
     /// assert_eq!((err.kind, err.offset), (QueryErrorKind::TooManyPairs, 8));
     /// ```
     pub fn parse(query: &str, options: MapOptions) -> Result<QueryMap, QueryError> {
-        // Pass 1: count and bound before allocating. Decoding never makes valid UTF-8 longer,
-        // so the raw length bounds the decoded one; only when it is over the limit is the
-        // exact decoded length computed.
-        let mut count = 0usize;
-        let mut raw_total = 0usize;
-        for pair in pairs(query) {
-            count += 1;
-            if count > options.max_pairs {
-                return Err(QueryError::new(QueryErrorKind::TooManyPairs, pair.offset));
-            }
-            raw_total += pair.name.len() + pair.value.len();
+        let mut it = pairs(query);
+        let ignore_case = options.ignore_case;
+        let Some(first) = it.next() else {
+            return Ok(QueryMap {
+                text: String::new(),
+                entries: Vec::new(),
+                index: Index::default(),
+                distinct: 0,
+                ignore_case,
+            });
+        };
+        // Sizes from bounds that cost no pass over the pairs: a pair per `&` and one more, and
+        // the whole input's length (decoding never makes valid UTF-8 longer). Only a query for
+        // which these bounds break a limit is measured exactly first.
+        let bound = memchr::memchr_iter(b'&', query.as_bytes()).count() + 1;
+        let (pair_room, text_room) = if bound <= options.max_pairs
+            && query.len() <= options.max_decoded_bytes
+            && query.len() <= u32::MAX as usize
+        {
+            (bound, query.len())
+        } else {
+            exact_size(query, &options)?
+        };
+        let mut map = QueryMap {
+            text: String::with_capacity(text_room),
+            entries: Vec::with_capacity(pair_room),
+            index: Index::with_room(pair_room),
+            distinct: 0,
+            ignore_case,
+        };
+        let mut next = Some(first);
+        while let Some(pair) = next {
+            map.push(&pair, options.profile)?;
+            next = it.next();
         }
-        let mut capacity = raw_total;
-        if raw_total > options.max_decoded_bytes {
-            let mut sink = CountSink(0);
-            for pair in pairs(query) {
-                pair.name_part().decode_to(options.profile, &mut sink)?;
-                pair.value_part().decode_to(options.profile, &mut sink)?;
-                if sink.0 > options.max_decoded_bytes {
-                    return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset));
+        Ok(map)
+    }
+
+    /// Decodes `pair` onto the arena and links it to its name's head (or makes it one).
+    /// The room was made by `parse`: nothing here reallocates.
+    #[inline]
+    fn push(&mut self, pair: &Pair<'_>, profile: Profile) -> Result<(), QueryError> {
+        let start = self.text.len();
+        pair.decode_name_into(profile, &mut self.text)?;
+        let mid = self.text.len();
+        pair.decode_value_into(profile, &mut self.text)?;
+        // Every length is within the room `parse` checked to fit in `u32`.
+        let end = self.text.len() as u32;
+        let id = self.entries.len() as u32;
+        let (start, mid) = (start as u32, mid as u32);
+        let ignore_case = self.ignore_case;
+        let text = self.text.as_str();
+        let entries = &self.entries;
+        let name = str_slice(text, start as usize..mid as usize);
+        let name_of = |e: u32| entries.get(e as usize).map_or("", |e| span(text, e.start, e.mid));
+        let head = if self.index.slots.is_empty() {
+            self.linear_head(name)
+        } else {
+            let hash = hash_name(name.as_bytes(), ignore_case);
+            let (at, head) = self.index.probe(hash, name, ignore_case, name_of);
+            if head.is_none() {
+                if let Some(slot) = self.index.slots.get_mut(at) {
+                    *slot = slot_tag(hash) | u64::from(id + 1);
                 }
             }
-            capacity = sink.0;
-        }
-        if capacity > u32::MAX as usize || count > u32::MAX as usize {
-            return Err(QueryError::new(QueryErrorKind::TooLarge, 0));
-        }
-        // Pass 2: decode everything into one string.
-        let mut text = String::with_capacity(capacity);
-        let mut entries = Vec::with_capacity(count);
-        for (index, pair) in pairs(query).enumerate() {
-            let n0 = text.len();
-            pair.decode_name_into(options.profile, &mut text)?;
-            let n1 = text.len();
-            pair.decode_value_into(options.profile, &mut text)?;
-            let v1 = text.len();
-            // All below `capacity`, checked to fit in u32 above.
-            entries.push(Entry {
-                name: (n0 as u32, n1 as u32),
-                value: (n1 as u32, v1 as u32),
-                index: index as u32,
-            });
-        }
-        let ic = options.ignore_case;
-        // Spans were cut at the ends of whole decoded names, within `text`.
-        let name_of = |e: &Entry| str_slice(&text, e.name.0 as usize..e.name.1 as usize);
-        // Unstable sort allocates nothing; the index tiebreak keeps input order per name.
-        entries.sort_unstable_by(|a, b| {
-            cmp_names(name_of(a), name_of(b), ic).then(a.index.cmp(&b.index))
-        });
-        let same = |a: &Entry, b: &Entry| cmp_names(name_of(a), name_of(b), ic).is_eq();
-        let distinct = entries
-            .windows(2)
-            .filter(|w| matches!(w, [a, b] if !same(a, b)))
-            .count()
-            + usize::from(!entries.is_empty());
-        let mut groups = Vec::with_capacity(distinct);
-        let mut start = 0;
-        for i in 1..=entries.len() {
-            let boundary = match (entries.get(i - 1), entries.get(i)) {
-                (Some(a), Some(b)) => !same(a, b),
-                _ => true,
-            };
-            if boundary {
-                groups.push(Group {
-                    start: start as u32,
-                    end: i as u32,
-                });
-                start = i;
+            head
+        };
+        let mut entry = Entry {
+            start,
+            mid,
+            end,
+            next: 0,
+            count: 1,
+            last: id,
+        };
+        match head.and_then(|h| self.entries.get_mut(h as usize)) {
+            Some(h) => {
+                let last = h.last;
+                h.count += 1;
+                h.last = id;
+                entry.count = 0;
+                if let Some(l) = self.entries.get_mut(last as usize) {
+                    l.next = id;
+                }
             }
+            None => self.distinct += 1,
         }
-        groups.sort_unstable_by_key(|g| entries.get(g.start as usize).map_or(0, |e| e.index));
-        Ok(QueryMap {
-            text,
-            entries,
-            groups,
-            ignore_case: ic,
-        })
+        self.entries.push(entry);
+        Ok(())
     }
 
-    /// The text of a span `parse` recorded (the ends of a whole decoded name or value).
-    fn str_at(&self, span: (u32, u32)) -> &str {
-        str_slice(&self.text, span.0 as usize..span.1 as usize)
+    /// The head of `name` by a scan of the heads: for a map without an index.
+    #[inline]
+    fn linear_head(&self, name: &str) -> Option<u32> {
+        let (text, ic) = (self.text.as_str(), self.ignore_case);
+        let found = self.entries.iter().position(|e| {
+            e.count != 0
+                && (e.mid - e.start) as usize == name.len()
+                && same_name(span(text, e.start, e.mid), name, ic)
+        });
+        // Entry numbers fit in `u32` (checked by `parse`).
+        found.map(|i| i as u32)
     }
 
-    /// The entries (sorted by name) whose name is `name`.
-    fn range(&self, name: &str) -> &[Entry] {
-        let ic = self.ignore_case;
-        let lo = self
-            .entries
-            .partition_point(|e| cmp_names(self.str_at(e.name), name, ic).is_lt());
-        // Both partition points are at most the length of what they partition.
-        let rest = slice(&self.entries, lo..);
-        let n = rest.partition_point(|e| cmp_names(self.str_at(e.name), name, ic).is_eq());
-        slice(rest, ..n)
+    /// The number of `name`'s head entry.
+    fn head_id(&self, name: &str) -> Option<u32> {
+        if self.index.slots.is_empty() {
+            self.linear_head(name)
+        } else {
+            let hash = hash_name(name.as_bytes(), self.ignore_case);
+            let name_of = |e: u32| self.entries.get(e as usize).map_or("", |e| self.name(e));
+            self.index.probe(hash, name, self.ignore_case, name_of).1
+        }
+    }
+
+    /// `name`'s head entry.
+    fn head(&self, name: &str) -> Option<&Entry> {
+        self.head_id(name).and_then(|h| self.entries.get(h as usize))
+    }
+
+    fn name(&self, e: &Entry) -> &str {
+        span(&self.text, e.start, e.mid)
+    }
+
+    fn value(&self, e: &Entry) -> &str {
+        span(&self.text, e.mid, e.end)
+    }
+
+    fn values(&self, head: Option<&Entry>, id: u32) -> Values<'_> {
+        Values {
+            map: self,
+            at: id,
+            left: head.map_or(0, |h| h.count),
+        }
     }
 
     /// The first value of `name`, if it appears.
@@ -217,7 +416,7 @@ impl QueryMap {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.range(name).first().map(|e| self.str_at(e.value))
+        self.head(name).map(|e| self.value(e))
     }
 
     /// Every value of `name`, in input order (empty if it does not appear).
@@ -229,10 +428,10 @@ impl QueryMap {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn get_all(&self, name: &str) -> Values<'_> {
-        Values {
-            map: self,
-            entries: self.range(name).iter(),
-        }
+        let id = self.head_id(name);
+        let head = id.and_then(|h| self.entries.get(h as usize));
+        // The chain starts at the head itself.
+        self.values(head, id.unwrap_or(0))
     }
 
     /// Whether `name` appears.
@@ -243,7 +442,7 @@ impl QueryMap {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn contains(&self, name: &str) -> bool {
-        !self.range(name).is_empty()
+        self.head(name).is_some()
     }
 
     /// The number of distinct names.
@@ -254,7 +453,7 @@ impl QueryMap {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn len(&self) -> usize {
-        self.groups.len()
+        self.distinct
     }
 
     /// Whether the query had no pairs.
@@ -264,7 +463,7 @@ impl QueryMap {
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
+        self.distinct == 0
     }
 
     /// The number of pairs (values over all names).
@@ -289,9 +488,16 @@ impl QueryMap {
     pub fn iter(&self) -> Iter<'_> {
         Iter {
             map: self,
-            groups: self.groups.iter(),
+            at: 0,
+            left: self.distinct,
         }
     }
+}
+
+/// `text[a..b]`, a span `parse` recorded (the ends of a whole decoded name or value).
+#[inline]
+fn span(text: &str, a: u32, b: u32) -> &str {
+    str_slice(text, a as usize..b as usize)
 }
 
 /// Iterator over the values of one name; see [`QueryMap::get_all`].
@@ -304,18 +510,27 @@ impl QueryMap {
 #[derive(Clone, Debug)]
 pub struct Values<'m> {
     map: &'m QueryMap,
-    entries: core::slice::Iter<'m, Entry>,
+    /// The next entry to give.
+    at: u32,
+    /// How many are left.
+    left: u32,
 }
 
 impl<'m> Iterator for Values<'m> {
     type Item = &'m str;
 
     fn next(&mut self) -> Option<&'m str> {
-        self.entries.next().map(|e| self.map.str_at(e.value))
+        if self.left == 0 {
+            return None;
+        }
+        let e = self.map.entries.get(self.at as usize)?;
+        self.left -= 1;
+        self.at = e.next;
+        Some(self.map.value(e))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.entries.size_hint()
+        (self.left as usize, Some(self.left as usize))
     }
 }
 
@@ -332,29 +547,77 @@ impl ExactSizeIterator for Values<'_> {}
 #[derive(Clone, Debug)]
 pub struct Iter<'m> {
     map: &'m QueryMap,
-    groups: core::slice::Iter<'m, Group>,
+    /// Where the search for the next head starts.
+    at: usize,
+    /// Heads left.
+    left: usize,
 }
 
 impl<'m> Iterator for Iter<'m> {
     type Item = (&'m str, Values<'m>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let g = self.groups.next()?;
-        // Groups were cut from `entries` by `parse`.
-        let entries = slice(&self.map.entries, g.start as usize..g.end as usize);
-        let name = entries.first().map_or("", |e| self.map.str_at(e.name));
-        Some((
-            name,
-            Values {
-                map: self.map,
-                entries: entries.iter(),
-            },
-        ))
+        if self.left == 0 {
+            return None;
+        }
+        let rest = slice(&self.map.entries, self.at.min(self.map.entries.len())..);
+        let skip = rest.iter().position(|e| e.count != 0)?;
+        let id = self.at + skip;
+        let head = rest.get(skip)?;
+        self.at = id + 1;
+        self.left -= 1;
+        // Entry numbers fit in `u32` (checked by `parse`).
+        let values = self.map.values(Some(head), id as u32);
+        Some((self.map.name(head), values))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.groups.size_hint()
+        (self.left, Some(self.left))
     }
 }
 
 impl ExactSizeIterator for Iter<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_lower_words() {
+        for b in 0..=255u8 {
+            let w = u64::from_le_bytes([b, b'Q', 0x80 | b, b'z', b'@', b'[', 0xC3, b'A']);
+            let want = u64::from_le_bytes([
+                b.to_ascii_lowercase(),
+                b'q',
+                0x80 | b,
+                b'z',
+                b'@',
+                b'[',
+                0xC3,
+                b'a',
+            ]);
+            assert_eq!(ascii_lower(w), want, "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn hash_folds_case_and_reads_every_byte() {
+        let names = [
+            "", "a", "ab", "abc", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi",
+            "abcdefghijklmnop", "abcdefghijklmnopq",
+        ];
+        for n in names {
+            let upper = n.to_ascii_uppercase();
+            assert_eq!(hash_name(n.as_bytes(), true), hash_name(upper.as_bytes(), true));
+            if !n.is_empty() {
+                assert_ne!(hash_name(n.as_bytes(), false), hash_name(upper.as_bytes(), false));
+            }
+            // Every byte position reaches the hash.
+            for i in 0..n.len() {
+                let mut other = n.as_bytes().to_vec();
+                other[i] = b'z';
+                assert_ne!(hash_name(n.as_bytes(), false), hash_name(&other, false), "{n} {i}");
+            }
+        }
+    }
+}
