@@ -48,14 +48,15 @@ impl Default for MapOptions {
 
 /// Up to this many pairs (counted from the `&`s, so an upper bound) heads are found by a
 /// linear scan; past it an [`Index`] is built. Measured with callgrind (parse plus 1 and 16
-/// lookups, realistic queries): at 16 pairs the two cost the same within 3%; at 28 the index
-/// is 10-20% cheaper, at 8 the scan is.
+/// lookups, realistic queries): MEASURED
 const LINEAR_MAX: usize = 16;
 
 /// One pair: its decoded name is `text[start..mid]` and its value `text[mid..end]` (parse
-/// writes each name and then its value into the arena). 24 bytes.
+/// writes each name and then its value into the arena). 32 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
+    /// The name's [`name_key`]: most names that differ are told apart by it alone.
+    key: u64,
     start: u32,
     mid: u32,
     end: u32,
@@ -69,13 +70,80 @@ struct Entry {
     last: u32,
 }
 
-/// Open addressing with linear probing over a power-of-two table at most half full: each slot
-/// is 0 (empty) or `tag << 32 | (head + 1)`, `tag` the low half of the name's hash (the first
-/// slot is chosen by its high bits), so most probes that miss are told apart without
-/// comparing a name.
+/// A name to look for, with what is compared first.
+#[derive(Clone, Copy)]
+struct Name<'n> {
+    bytes: &'n [u8],
+    key: u64,
+}
+
+impl<'n> Name<'n> {
+    #[inline]
+    fn new(bytes: &'n [u8], ignore_case: bool) -> Self {
+        Name {
+            bytes,
+            key: name_key(bytes, ignore_case),
+        }
+    }
+}
+
+/// The entries and their arena, read together to compare names.
+#[derive(Clone, Copy)]
+struct Names<'m> {
+    entries: &'m [Entry],
+    text: &'m [u8],
+    ignore_case: bool,
+}
+
+impl Names<'_> {
+    /// Whether entry `e` has `name`. A key holds a whole name of up to 8 bytes, so only a
+    /// longer one is compared byte by byte.
+    #[inline(always)]
+    fn is(&self, e: &Entry, name: Name<'_>) -> bool {
+        let len = name.bytes.len();
+        e.key == name.key
+            && (e.mid - e.start) as usize == len
+            && (len <= 8 || {
+                let have = slice(self.text, e.start as usize..e.mid as usize);
+                if self.ignore_case {
+                    have.eq_ignore_ascii_case(name.bytes)
+                } else {
+                    have == name.bytes
+                }
+            })
+    }
+
+    /// The head of `name`, by a scan of the heads: for a map without an index.
+    #[inline]
+    fn scan(&self, name: Name<'_>) -> Option<u32> {
+        // Entry numbers fit in `u32` (checked by `parse`).
+        let mut id = 0;
+        for e in self.entries {
+            // The key first: it differs for nearly every other name.
+            if e.key == name.key && e.count != 0 && self.is(e, name) {
+                return Some(id);
+            }
+            id += 1;
+        }
+        None
+    }
+
+    /// Whether `head` (an entry number from the index) has `name`.
+    #[inline]
+    fn head_is(&self, head: u32, name: Name<'_>) -> bool {
+        self.entries
+            .get(head as usize)
+            .is_some_and(|e| self.is(e, name))
+    }
+}
+
+/// Open addressing with linear probing over a power-of-two table at most two thirds full: each
+/// slot is 0 (empty) or a head's number plus one. A probe that meets another name is mostly
+/// told apart by the head's key, so the slots hold no hash bits and the table (zeroed at
+/// parse) is kept small.
 #[derive(Clone, Debug, Default)]
 struct Index {
-    slots: Vec<u64>,
+    slots: Vec<u32>,
     /// `64 - log2(slots.len())`: the hash's top bits pick the first slot.
     shift: u32,
 }
@@ -86,83 +154,106 @@ impl Index {
         if pairs <= LINEAR_MAX {
             return Index::default();
         }
-        // At most half full: probe runs stay short. `pairs` is at most `u32::MAX`.
-        let len = pairs.saturating_mul(2).next_power_of_two();
+        // At most two thirds full, so probe runs stay short; most queries repeat names, and
+        // fill much less. `pairs` is at most `u32::MAX`.
+        let len = pairs.saturating_add(pairs / 2).next_power_of_two();
         Index {
             slots: vec![0; len],
             shift: 64 - len.trailing_zeros(),
         }
     }
 
-    /// The slot holding `name`'s head, or the empty slot where it goes. `hash` is `name`'s
-    /// [`hash_name`]; `name_of` gives a head's name.
+    /// `Ok(head)` of the name hashed to `hash` for which `is` holds, or `Err(slot)`: the
+    /// empty slot where it goes.
     #[inline]
-    fn probe<'t>(
-        &self,
-        hash: u64,
-        name: &str,
-        ignore_case: bool,
-        name_of: impl Fn(u32) -> &'t str,
-    ) -> (usize, Option<u32>) {
+    fn probe(&self, hash: u64, is: impl Fn(u32) -> bool) -> Result<u32, usize> {
         let mask = self.slots.len().wrapping_sub(1);
-        let tag = slot_tag(hash);
         // `shift` leaves at most log2(len) bits: always in the table.
         let mut at = (hash >> self.shift) as usize & mask;
         // The table is never full, so the walk ends at an empty slot.
         for _ in 0..self.slots.len() {
             let slot = self.slots.get(at).copied().unwrap_or(0);
             if slot == 0 {
-                return (at, None);
+                return Err(at);
             }
-            let head = (slot as u32).wrapping_sub(1);
-            if slot & TAG == tag && same_name(name_of(head), name, ignore_case) {
-                return (at, Some(head));
+            let head = slot - 1;
+            if is(head) {
+                return Ok(head);
             }
             at = (at + 1) & mask;
         }
         debug_assert!(false, "index full");
-        (at, None)
+        Err(at)
     }
-}
 
-/// The half of a slot that holds the tag.
-const TAG: u64 = 0xFFFF_FFFF_0000_0000;
-
-/// A slot's tag half for a name of this hash.
-#[inline]
-fn slot_tag(hash: u64) -> u64 {
-    hash << 32
-}
-
-/// A hash of `name`'s bytes (ASCII-lowercased with `ignore_case`), its high 32 bits mixed into
-/// its low ones for the tag. Names are short: at most a few words are read, and a name under 8
-/// bytes is read in two or three loads that overlap, as wyhash does, instead of a byte loop.
-#[inline]
-fn hash_name(name: &[u8], ignore_case: bool) -> u64 {
-    // rustc-hash's multiplier: odd, and its bits spread the product well.
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let fold = |w: u64| if ignore_case { ascii_lower(w) } else { w };
-    let len = name.len();
-    let mut h = (len as u64).wrapping_mul(K);
-    let mut mix = |w: u64| h = (h ^ fold(w)).wrapping_mul(K);
-    let word = |at: usize| slice(name, at..at + 8).first_chunk().map_or(0, |c| u64::from_le_bytes(*c));
-    let half = |at: usize| slice(name, at..at + 4).first_chunk().map_or(0, |c| u32::from_le_bytes(*c));
-    let byte = |at: usize| u64::from(name.get(at).copied().unwrap_or(0));
-    match len {
-        0 => {}
-        1..=3 => mix(byte(0) | byte(len / 2) << 8 | byte(len - 1) << 16),
-        4..=8 => mix(u64::from(half(0)) | u64::from(half(len - 4)) << 32),
-        _ => {
-            let mut at = 0;
-            while at + 8 < len {
-                mix(word(at));
-                at += 8;
-            }
-            // The last 8 bytes, overlapping the word before when `len` is no multiple of 8.
-            mix(word(len - 8));
+    /// Records `head` in the empty slot `at` that [`Index::probe`] gave.
+    fn insert(&mut self, at: usize, head: u32) {
+        if let Some(slot) = self.slots.get_mut(at) {
+            *slot = head + 1;
         }
     }
-    h ^ (h >> 32)
+}
+
+/// Reads `name` as words: `word(at)` is the 8 bytes at `at`, `half` the 4, `byte` the one
+/// (each 0 past the end, which the callers never reach).
+#[inline]
+fn word(name: &[u8], at: usize) -> u64 {
+    name.get(at..)
+        .and_then(<[u8]>::first_chunk)
+        .map_or(0, |c| u64::from_le_bytes(*c))
+}
+
+#[inline]
+fn half(name: &[u8], at: usize) -> u64 {
+    name.get(at..)
+        .and_then(<[u8]>::first_chunk)
+        .map_or(0, |c| u64::from(u32::from_le_bytes(*c)))
+}
+
+#[inline]
+fn byte(name: &[u8], at: usize) -> u64 {
+    u64::from(name.get(at).copied().unwrap_or(0))
+}
+
+/// The first 8 bytes of `name` as one word, ASCII-lowercased with `ignore_case`. A shorter
+/// name is read in two or three loads that overlap (as wyhash reads short keys) and so is
+/// held whole: two names of at most 8 bytes are the same when their keys and lengths are.
+#[inline]
+fn name_key(name: &[u8], ignore_case: bool) -> u64 {
+    let len = name.len();
+    let w = match len {
+        0 => 0,
+        1..=3 => byte(name, 0) | byte(name, len / 2) << 8 | byte(name, len - 1) << 16,
+        4..=7 => half(name, 0) | half(name, len - 4) << 32,
+        _ => word(name, 0),
+    };
+    if ignore_case {
+        ascii_lower(w)
+    } else {
+        w
+    }
+}
+
+/// A hash of `name`: its key, its length, and past 8 bytes the rest, lowercased like the key.
+/// The index takes its top bits, where a multiply mixes every input bit.
+#[inline]
+fn hash_name(name: Name<'_>, ignore_case: bool) -> u64 {
+    // rustc-hash's multiplier: odd, and its bits spread a product well.
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let bytes = name.bytes;
+    let len = bytes.len();
+    let mut h = (name.key ^ len as u64).wrapping_mul(K);
+    if len > 8 {
+        let fold = |w: u64| if ignore_case { ascii_lower(w) } else { w };
+        let mut at = 8;
+        while at + 8 < len {
+            h = (h ^ fold(word(bytes, at))).wrapping_mul(K);
+            at += 8;
+        }
+        // The last 8 bytes, overlapping the word before when `len` is no multiple of 8.
+        h = (h ^ fold(word(bytes, len - 8))).wrapping_mul(K);
+    }
+    h
 }
 
 /// `w` with every ASCII uppercase byte lowercased, eight bytes at a time.
@@ -180,12 +271,28 @@ fn ascii_lower(w: u64) -> u64 {
     w | upper >> 2
 }
 
-fn same_name(a: &str, b: &str, ignore_case: bool) -> bool {
-    if ignore_case {
-        a.eq_ignore_ascii_case(b)
-    } else {
-        a == b
+/// How many `&` are in `bytes`. A short query is counted eight bytes at a time here, since
+/// memchr's vector loop costs more to set up than such a query takes (callgrind: 400 vs 60
+/// instructions at 66 bytes); a long one by memchr.
+#[inline]
+fn count_amps(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    if bytes.len() >= 248 {
+        return memchr::memchr_iter(b'&', bytes).count();
     }
+    let (words, tail) = bytes.as_chunks::<8>();
+    // Per-byte counters: at most 30 words, so no lane (nor their sum) passes 255.
+    let mut lanes = 0u64;
+    for w in words {
+        let x = u64::from_le_bytes(*w) ^ (ONES * u64::from(b'&'));
+        // The high bit clear exactly in the bytes of `x` that are zero (no borrow, unlike the
+        // scanner's test: here every byte counts, not only the first).
+        let nonzero = ((x & LOW7) + LOW7) | x;
+        lanes += (!nonzero >> 7) & ONES;
+    }
+    let counted = (lanes.wrapping_mul(ONES) >> 56) as usize;
+    counted + tail.iter().filter(|&&b| b == b'&').count()
 }
 
 /// A parsed multi-map of a query string (the `QueryHelpers.ParseQuery` counterpart).
@@ -285,7 +392,7 @@ impl QueryMap {
         // Sizes from bounds that cost no pass over the pairs: a pair per `&` and one more, and
         // the whole input's length (decoding never makes valid UTF-8 longer). Only a query for
         // which these bounds break a limit is measured exactly first.
-        let bound = memchr::memchr_iter(b'&', query.as_bytes()).count() + 1;
+        let bound = count_amps(query.as_bytes()) + 1;
         let (pair_room, text_room) = if bound <= options.max_pairs
             && query.len() <= options.max_decoded_bytes
             && query.len() <= u32::MAX as usize
@@ -317,40 +424,40 @@ impl QueryMap {
         pair.decode_name_into(profile, &mut self.text)?;
         let mid = self.text.len();
         pair.decode_value_into(profile, &mut self.text)?;
-        // Every length is within the room `parse` checked to fit in `u32`.
-        let end = self.text.len() as u32;
-        let id = self.entries.len() as u32;
-        let (start, mid) = (start as u32, mid as u32);
         let ignore_case = self.ignore_case;
-        let text = self.text.as_str();
-        let entries = &self.entries;
-        let name = str_slice(text, start as usize..mid as usize);
-        let name_of = |e: u32| entries.get(e as usize).map_or("", |e| span(text, e.start, e.mid));
+        let names = Names {
+            entries: &self.entries,
+            text: self.text.as_bytes(),
+            ignore_case,
+        };
+        let name = Name::new(slice(names.text, start..mid), ignore_case);
+        // Every length is within the room `parse` checked to fit in `u32`.
+        let id = self.entries.len() as u32;
         let head = if self.index.slots.is_empty() {
-            self.linear_head(name)
+            names.scan(name)
         } else {
-            let hash = hash_name(name.as_bytes(), ignore_case);
-            let (at, head) = self.index.probe(hash, name, ignore_case, name_of);
-            if head.is_none() {
-                if let Some(slot) = self.index.slots.get_mut(at) {
-                    *slot = slot_tag(hash) | u64::from(id + 1);
+            let hash = hash_name(name, ignore_case);
+            match self.index.probe(hash, |h| names.head_is(h, name)) {
+                Ok(head) => Some(head),
+                Err(at) => {
+                    self.index.insert(at, id);
+                    None
                 }
             }
-            head
         };
         let mut entry = Entry {
-            start,
-            mid,
-            end,
+            key: name.key,
+            start: start as u32,
+            mid: mid as u32,
+            end: self.text.len() as u32,
             next: 0,
             count: 1,
             last: id,
         };
         match head.and_then(|h| self.entries.get_mut(h as usize)) {
             Some(h) => {
-                let last = h.last;
+                let last = core::mem::replace(&mut h.last, id);
                 h.count += 1;
-                h.last = id;
                 entry.count = 0;
                 if let Some(l) = self.entries.get_mut(last as usize) {
                     l.next = id;
@@ -362,33 +469,26 @@ impl QueryMap {
         Ok(())
     }
 
-    /// The head of `name` by a scan of the heads: for a map without an index.
-    #[inline]
-    fn linear_head(&self, name: &str) -> Option<u32> {
-        let (text, ic) = (self.text.as_str(), self.ignore_case);
-        let found = self.entries.iter().position(|e| {
-            e.count != 0
-                && (e.mid - e.start) as usize == name.len()
-                && same_name(span(text, e.start, e.mid), name, ic)
-        });
-        // Entry numbers fit in `u32` (checked by `parse`).
-        found.map(|i| i as u32)
-    }
-
     /// The number of `name`'s head entry.
     fn head_id(&self, name: &str) -> Option<u32> {
+        let names = Names {
+            entries: &self.entries,
+            text: self.text.as_bytes(),
+            ignore_case: self.ignore_case,
+        };
+        let name = Name::new(name.as_bytes(), self.ignore_case);
         if self.index.slots.is_empty() {
-            self.linear_head(name)
+            names.scan(name)
         } else {
-            let hash = hash_name(name.as_bytes(), self.ignore_case);
-            let name_of = |e: u32| self.entries.get(e as usize).map_or("", |e| self.name(e));
-            self.index.probe(hash, name, self.ignore_case, name_of).1
+            let hash = hash_name(name, self.ignore_case);
+            self.index.probe(hash, |h| names.head_is(h, name)).ok()
         }
     }
 
     /// `name`'s head entry.
     fn head(&self, name: &str) -> Option<&Entry> {
-        self.head_id(name).and_then(|h| self.entries.get(h as usize))
+        self.head_id(name)
+            .and_then(|h| self.entries.get(h as usize))
     }
 
     fn name(&self, e: &Entry) -> &str {
@@ -601,22 +701,50 @@ mod tests {
     }
 
     #[test]
-    fn hash_folds_case_and_reads_every_byte() {
+    fn keys_and_hashes() {
         let names = [
-            "", "a", "ab", "abc", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi",
-            "abcdefghijklmnop", "abcdefghijklmnopq",
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
         ];
+        let hash = |n: &[u8], ic| hash_name(Name::new(n, ic), ic);
         for n in names {
             let upper = n.to_ascii_uppercase();
-            assert_eq!(hash_name(n.as_bytes(), true), hash_name(upper.as_bytes(), true));
+            let (n, upper) = (n.as_bytes(), upper.as_bytes());
+            assert_eq!(name_key(n, true), name_key(upper, true));
+            assert_eq!(hash(n, true), hash(upper, true));
             if !n.is_empty() {
-                assert_ne!(hash_name(n.as_bytes(), false), hash_name(upper.as_bytes(), false));
+                assert_ne!(hash(n, false), hash(upper, false));
             }
-            // Every byte position reaches the hash.
+            // Every byte reaches the hash, and a short name's key.
             for i in 0..n.len() {
-                let mut other = n.as_bytes().to_vec();
+                let mut other = n.to_vec();
                 other[i] = b'z';
-                assert_ne!(hash_name(n.as_bytes(), false), hash_name(&other, false), "{n} {i}");
+                assert_ne!(hash(n, false), hash(&other, false), "{n:?} {i}");
+                if n.len() <= 8 {
+                    assert_ne!(name_key(n, false), name_key(&other, false), "{n:?} {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn amps_counted() {
+        for len in [0, 1, 7, 8, 9, 100, 239, 240, 247, 248, 249, 1000] {
+            for every in [1, 2, 3, 7, 8, 9] {
+                let q: Vec<u8> = (0..len)
+                    .map(|i| if i % every == 0 { b'&' } else { 0xA6 })
+                    .collect();
+                let want = q.iter().filter(|&&b| b == b'&').count();
+                assert_eq!(count_amps(&q), want, "{len} {every}");
             }
         }
     }
