@@ -47,9 +47,11 @@ impl Default for MapOptions {
 }
 
 /// Up to this many pairs (counted from the `&`s, so an upper bound) heads are found by a
-/// linear scan; past it an [`Index`] is built. Measured with callgrind (parse plus 1 and 16
-/// lookups, realistic queries): MEASURED
-const LINEAR_MAX: usize = 16;
+/// linear scan; past it an [`Index`] is built. Measured with callgrind on realistic queries
+/// (parse plus k lookups, each way): at 2 to 5 pairs the scan costs 1-9% less for k = 1 and
+/// about the same for k = 4, the index 2-6% less for k = 16; from 6 pairs on the index is
+/// cheaper or equal for every k (8 pairs: 0.5% at k = 1, 7% at k = 16; 28 pairs: 5%).
+const LINEAR_MAX: usize = 5;
 
 /// One pair: its decoded name is `text[start..mid]` and its value `text[mid..end]` (parse
 /// writes each name and then its value into the arena). 32 bytes.
@@ -300,9 +302,9 @@ fn count_amps(bytes: &[u8]) -> usize {
 /// Names come in first-appearance order, each with its values in input order. Limits are
 /// checked before anything is allocated. A parse makes at most three allocations however many
 /// pairs there are, and none for a query with no pairs: one `String` with all decoded text,
-/// one `Vec` of pair spans (sized from the `&`s), and past 16 pairs one hash index of the
-/// names. Lookups allocate nothing; they are a scan of at most 16 names in a small map and
-/// a hash probe in a larger one.
+/// one `Vec` of pair spans (sized from the `&`s), and past 5 pairs one hash index of the
+/// names. Lookups allocate nothing; they are a scan of at most 5 names in a small map and a
+/// hash probe in a larger one.
 ///
 /// **Map or re-enumerate?** Looking a name up by re-enumerating with [`Pair::name_eq`] costs a
 /// scan of the query up to the name (all of it for a missing name) per lookup; the map costs
