@@ -53,15 +53,14 @@ impl Default for MapOptions {
 /// cheaper or equal for every k (8 pairs: 0.5% at k = 1, 7% at k = 16; 28 pairs: 5%).
 const LINEAR_MAX: usize = 5;
 
-/// One pair: its decoded name is `text[start..mid]` and its value `text[mid..end]` (parse
-/// writes each name and then its value into the arena). 32 bytes.
+/// One pair: its decoded name is `text[name.0..name.1]` and its value `text[value.0..value.1]`.
+/// 40 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     /// The name's [`name_key`]: most names that differ are told apart by it alone.
     key: u64,
-    start: u32,
-    mid: u32,
-    end: u32,
+    name: (u32, u32),
+    value: (u32, u32),
     /// The next entry with the same name, in input order; 0 after the last (entry 0 is always
     /// a head, so it is never anyone's next).
     next: u32,
@@ -104,9 +103,9 @@ impl Names<'_> {
     fn is(&self, e: &Entry, name: Name<'_>) -> bool {
         let len = name.bytes.len();
         e.key == name.key
-            && (e.mid - e.start) as usize == len
+            && (e.name.1 - e.name.0) as usize == len
             && (len <= 8 || {
-                let have = slice(self.text, e.start as usize..e.mid as usize);
+                let have = slice(self.text, e.name.0 as usize..e.name.1 as usize);
                 if self.ignore_case {
                     have.eq_ignore_ascii_case(name.bytes)
                 } else {
@@ -340,6 +339,8 @@ fn count_amps(bytes: &[u8]) -> usize {
 #[derive(Clone, Debug)]
 pub struct QueryMap {
     text: String,
+    /// `text` starts with the query: names and values with nothing to decode are spans of it.
+    copied: bool,
     entries: Vec<Entry>,
     /// Empty in a linear map.
     index: Index,
@@ -399,6 +400,7 @@ impl QueryMap {
         let Some(first) = it.next() else {
             return Ok(QueryMap {
                 text: String::new(),
+                copied: false,
                 entries: Vec::new(),
                 index: Index::default(),
                 distinct: 0,
@@ -417,8 +419,22 @@ impl QueryMap {
         } else {
             exact_size(query, &options)?
         };
+        // The arena starts with a copy of the whole query, where the names and values that
+        // need no decoding stay (one copy instead of one per name and value); the others are
+        // decoded after it, into at most as many bytes as their raw text. A query too long for
+        // `u32` spans over twice its length is decoded whole instead.
+        let copy = query.len() <= (u32::MAX as usize - text_room);
+        let mut text = String::with_capacity(if copy {
+            query.len() + text_room
+        } else {
+            text_room
+        });
+        if copy {
+            text.push_str(query);
+        }
         let mut map = QueryMap {
-            text: String::with_capacity(text_room),
+            text,
+            copied: copy,
             entries: Vec::with_capacity(pair_room),
             index: Index::with_room(pair_room),
             distinct: 0,
@@ -432,22 +448,45 @@ impl QueryMap {
         Ok(map)
     }
 
-    /// Decodes `pair` onto the arena and links it to its name's head (or makes it one).
-    /// The room was made by `parse`: nothing here reallocates.
+    /// Records `pair` (its name and value found in the copied query, or decoded onto the
+    /// arena) and links it to its name's head, or makes it one. The room was made by `parse`:
+    /// nothing here reallocates.
     #[inline]
     fn push(&mut self, pair: &Pair<'_>, profile: Profile) -> Result<(), QueryError> {
-        let start = self.text.len();
-        pair.decode_name_into(profile, &mut self.text)?;
-        let mid = self.text.len();
-        pair.decode_value_into(profile, &mut self.text)?;
+        // Offsets are within the query, and lengths within the room `parse` checked to fit
+        // in `u32`.
+        let name_start = pair.offset();
+        let name_end = name_start + pair.name.len();
+        let (plain_name, plain_value) = pair.plain;
+        let name = if plain_name && self.copied {
+            (name_start as u32, name_end as u32)
+        } else {
+            let start = self.text.len();
+            pair.decode_name_into(profile, &mut self.text)?;
+            (start as u32, self.text.len() as u32)
+        };
+        let value = if pair.value.is_empty() {
+            (name.1, name.1)
+        } else if plain_value && self.copied {
+            // The value follows the name's `=`.
+            let start = name_end + 1;
+            (start as u32, (start + pair.value.len()) as u32)
+        } else {
+            let start = self.text.len();
+            pair.decode_value_into(profile, &mut self.text)?;
+            (start as u32, self.text.len() as u32)
+        };
         let ignore_case = self.ignore_case;
         let names = Names {
             entries: &self.entries,
             text: self.text.as_bytes(),
             ignore_case,
         };
-        let name = Name::new(slice(names.text, start..mid), ignore_case);
-        // Every length is within the room `parse` checked to fit in `u32`.
+        let name_span = name;
+        let name = Name::new(
+            slice(names.text, name.0 as usize..name.1 as usize),
+            ignore_case,
+        );
         let id = self.entries.len() as u32;
         let head = if self.index.slots.is_empty() {
             names.scan(name)
@@ -463,9 +502,8 @@ impl QueryMap {
         };
         let mut entry = Entry {
             key: name.key,
-            start: start as u32,
-            mid: mid as u32,
-            end: self.text.len() as u32,
+            name: name_span,
+            value,
             next: 0,
             count: 1,
             last: id,
@@ -508,11 +546,11 @@ impl QueryMap {
     }
 
     fn name(&self, e: &Entry) -> &str {
-        span(&self.text, e.start, e.mid)
+        span(&self.text, e.name)
     }
 
     fn value(&self, e: &Entry) -> &str {
-        span(&self.text, e.mid, e.end)
+        span(&self.text, e.value)
     }
 
     fn values(&self, head: Option<&Entry>, id: u32) -> Values<'_> {
@@ -612,7 +650,7 @@ impl QueryMap {
 
 /// `text[a..b]`, a span `parse` recorded (the ends of a whole decoded name or value).
 #[inline]
-fn span(text: &str, a: u32, b: u32) -> &str {
+fn span(text: &str, (a, b): (u32, u32)) -> &str {
     str_slice(text, a as usize..b as usize)
 }
 
