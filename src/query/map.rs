@@ -1,10 +1,10 @@
 //! [`QueryMap`]: a query parsed once into a multi-map, for many lookups.
 //!
-//! Built in one pass over the pairs, with no sort: every decoded name and value goes into one
-//! `String` (the arena), every pair becomes an [`Entry`] of spans into it, and the entries of
-//! one name are linked in input order from the first of them (the name's head). Heads are
-//! found by a linear scan in a small map and by a small open-addressing [`Index`] in a larger
-//! one (past [`LINEAR_MAX`] pairs).
+//! Built in one pass over the pairs, with no sort: one `String` (the arena) starts with a copy
+//! of the query and gets the names and values that need decoding appended decoded; every pair
+//! becomes an [`Entry`] of spans into it, and the entries of one name are linked in input
+//! order from the first of them (the name's head). Heads are found by a linear scan in a small
+//! map and by a small open-addressing [`Index`] in a larger one (past [`LINEAR_MAX`] pairs).
 #![forbid(unsafe_code)]
 
 use alloc::string::String;
@@ -117,14 +117,12 @@ impl Names<'_> {
     /// The head of `name`, by a scan of the heads: for a map without an index.
     #[inline]
     fn scan(&self, name: Name<'_>) -> Option<u32> {
-        // Entry numbers fit in `u32` (checked by `parse`).
-        let mut id = 0;
-        for e in self.entries {
+        for (id, e) in self.entries.iter().enumerate() {
             // The key first: it differs for nearly every other name.
             if e.key == name.key && e.count != 0 && self.is(e, name) {
-                return Some(id);
+                // Entry numbers fit in `u32` (checked by `parse`).
+                return Some(id as u32);
             }
-            id += 1;
         }
         None
     }
@@ -300,10 +298,12 @@ fn count_amps(bytes: &[u8]) -> usize {
 ///
 /// Names come in first-appearance order, each with its values in input order. Limits are
 /// checked before anything is allocated. A parse makes at most three allocations however many
-/// pairs there are, and none for a query with no pairs: one `String` with all decoded text,
-/// one `Vec` of pair spans (sized from the `&`s), and past 5 pairs one hash index of the
-/// names. Lookups allocate nothing; they are a scan of at most 5 names in a small map and a
-/// hash probe in a larger one.
+/// pairs there are, and none for a query with no pairs: one `String` of at most twice the
+/// query's length (a copy of the query, which holds the names and values with nothing to
+/// decode, then the others decoded), one `Vec` of pair spans (sized from the `&`s), and past
+/// 5 pairs one hash index of the names (a `u32` per slot, 1.5 to 3 slots per pair). Lookups
+/// allocate nothing; they are a scan of at most 5 names in a small map and a hash probe in a
+/// larger one, with no sort anywhere.
 ///
 /// **Map or re-enumerate?** Looking a name up by re-enumerating with [`Pair::name_eq`] costs a
 /// scan of the query up to the name per lookup, all of it for a name that is not there; the
