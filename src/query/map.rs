@@ -996,4 +996,22 @@ mod tests {
             }
         }
     }
+
+    /// Honest queries, many distinct names among them, stay within the flood budget.
+    #[test]
+    fn honest_names_are_no_flood() {
+        use alloc::format;
+        for n in [6, 100, 1000] {
+            for ignore_case in [false, true] {
+                let q: Vec<_> = (0..n).map(|i| format!("name_{i}=v&N{i}=w")).collect();
+                let opts = MapOptions {
+                    ignore_case,
+                    max_pairs: 2 * n,
+                    ..MapOptions::default()
+                };
+                let map = QueryMap::parse(&q.join("&"), opts).unwrap();
+                assert!(!map.index.sorted, "{n} {ignore_case}");
+            }
+        }
+    }
 }
