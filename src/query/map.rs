@@ -461,9 +461,9 @@ fn exact_size(query: &str, options: &MapOptions) -> Result<(usize, usize), Query
     for pair in pairs(query) {
         count += 1;
         if count > options.max_pairs {
-            return Err(QueryError::new(QueryErrorKind::TooManyPairs, pair.offset));
+            return Err(QueryError::new(QueryErrorKind::TooManyPairs, pair.offset()));
         }
-        raw_total += pair.name.len() + pair.value.len();
+        raw_total += pair.name().len() + pair.value().len();
     }
     let mut capacity = raw_total;
     if raw_total > options.max_decoded_bytes {
@@ -472,7 +472,7 @@ fn exact_size(query: &str, options: &MapOptions) -> Result<(usize, usize), Query
             pair.name_part().decode_to(options.profile, &mut sink)?;
             pair.value_part().decode_to(options.profile, &mut sink)?;
             if sink.0 > options.max_decoded_bytes {
-                return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset));
+                return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset()));
             }
         }
         capacity = sink.0;
@@ -559,7 +559,8 @@ impl QueryMap {
         // Offsets are within the query, and lengths within the room `parse` checked to fit
         // in `u32`.
         let name_start = pair.offset();
-        let name_end = name_start + pair.name.len();
+        let name_end = name_start + pair.name().len();
+        // What the scan found: no `+` and no `%`, so decoding would copy the text unchanged.
         let (plain_name, plain_value) = pair.plain;
         let name = if plain_name && self.copied {
             (name_start as u32, name_end as u32)
@@ -568,12 +569,12 @@ impl QueryMap {
             pair.decode_name_into(profile, &mut self.text)?;
             (start as u32, self.text.len() as u32)
         };
-        let value = if pair.value.is_empty() {
+        let value = if pair.value().is_empty() {
             (name.1, name.1)
         } else if plain_value && self.copied {
             // The value follows the name's `=`.
             let start = name_end + 1;
-            (start as u32, (start + pair.value.len()) as u32)
+            (start as u32, (start + pair.value().len()) as u32)
         } else {
             let start = self.text.len();
             pair.decode_value_into(profile, &mut self.text)?;
