@@ -408,20 +408,21 @@ fn count_amps(bytes: &[u8]) -> usize {
 /// **Map or re-enumerate?** Looking a name up by re-enumerating with [`Pair::name_eq`] costs a
 /// scan of the query up to the name per lookup, all of it for a name that is not there; the
 /// map costs one decode of everything, then about 130 instructions per lookup. Measured in
-/// callgrind instructions (parse plus k lookups with [`QueryMap::get`] against k
-/// `pairs(q).find(|p| p.name_eq(name))` plus `decode_value`, realistic queries whose names are
-/// all among the first 18 pairs, the 6th name looked up absent):
+/// callgrind instructions per operation with `scripts/bench-counts.py 'crossover/*'` (parse
+/// plus k lookups with [`QueryMap::get`], against k `pairs(q).find(|p| p.name_eq(name))` plus
+/// `value_in`; realistic queries, the first 4 names looked up among their first 4 pairs, the
+/// 5th absent, the rest among the first 18 pairs):
 ///
 /// | pairs | k = 1 | k = 2 | k = 4 | k = 8 | k = 16 |
 /// |---:|---:|---:|---:|---:|---:|
-/// | 4 (66 B) | 3.1K / 2.4K | **3.2K** / 3.9K | **3.5K** / 8.5K | **4.0K** / 15K | **5.0K** / 34K |
-/// | 28 (543 B) | 22K / 7.2K | 22K / 8.6K | **22K** / 25K | **22K** / 54K | **24K** / 110K |
-/// | 260 (4.8 KB) | 187K / 7.2K | 187K / 8.6K | 188K / 25K | **188K** / 191K | **189K** / 246K |
+/// | 4 (66 B) | 3.1K / 1.4K | 3.2K / 2.3K | **3.5K** / 5.2K | **4.0K** / 14K | **5.0K** / 33K |
+/// | 28 (543 B) | 21K / 1.4K | 21K / 2.3K | 22K / 5.2K | **22K** / 45K | **23K** / 103K |
+/// | 260 (4.8 KB) | 187K / 1.4K | 187K / 2.3K | 187K / 5.2K | 188K / 179K | **189K** / 238K |
 ///
-/// (map / re-enumerate; bold where the map costs less.) So parse once from about 2 lookups on
-/// a short query and 4 on a half-kilobyte one; on a long query re-enumerate while the names
-/// are near its start, and parse once as soon as a lookup may miss or sit far in (that lookup
-/// alone scans the whole query: at 260 pairs 180K instructions, nearly a parse).
+/// (map / re-enumerate; bold where the map costs less.) So parse once from about 3 lookups on
+/// a short query; on a longer one re-enumerate while the names sit near its start, and parse
+/// once as soon as a lookup may miss or sit far in (that lookup alone scans the whole query:
+/// at 260 pairs about as much as the parse).
 ///
 /// [`Pair::name_eq`]: super::Pair::name_eq
 ///
