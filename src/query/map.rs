@@ -98,7 +98,7 @@ struct Names<'m> {
 
 impl Names<'_> {
     /// Whether entry `e` has `name`. A key holds a whole name of up to 8 bytes, so only a
-    /// longer one is compared byte by byte.
+    /// longer one is compared further.
     #[inline(always)]
     fn is(&self, e: &Entry, name: Name<'_>) -> bool {
         let len = name.bytes.len();
@@ -106,11 +106,7 @@ impl Names<'_> {
             && (e.name.1 - e.name.0) as usize == len
             && (len <= 8 || {
                 let have = slice(self.text, e.name.0 as usize..e.name.1 as usize);
-                if self.ignore_case {
-                    have.eq_ignore_ascii_case(name.bytes)
-                } else {
-                    have == name.bytes
-                }
+                same_after_key(have, name.bytes, self.ignore_case)
             })
     }
 
@@ -353,6 +349,24 @@ fn hash_name(name: Name<'_>, ignore_case: bool) -> u64 {
         h = (h ^ fold(word(bytes, len - 8))).wrapping_mul(K);
     }
     h
+}
+
+/// Whether `a` and `b`, of one length over 8 whose keys are equal (so their first 8 bytes are
+/// the same), are the same name: the rest compared a word at a time, the last word overlapping
+/// the one before (as `hash_name` reads it), lowercased with `ignore_case`. A word loop, not
+/// `memcmp` or a byte loop: names are short, and this is the probe's hot path.
+#[inline]
+fn same_after_key(a: &[u8], b: &[u8], ignore_case: bool) -> bool {
+    let fold = |w: u64| if ignore_case { ascii_lower(w) } else { w };
+    let len = a.len();
+    let mut at = 8;
+    while at + 8 < len {
+        if fold(word(a, at)) != fold(word(b, at)) {
+            return false;
+        }
+        at += 8;
+    }
+    len >= 8 && fold(word(a, len - 8)) == fold(word(b, len - 8))
 }
 
 /// `w` with every ASCII uppercase byte lowercased, eight bytes at a time.
@@ -1013,6 +1027,29 @@ mod tests {
                 };
                 let map = QueryMap::parse(&q.join("&"), opts).unwrap();
                 assert!(!map.index.sorted, "{n} {ignore_case}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_names_compared_whole() {
+        let base = b"abcdefghijklmnopqrstuvwxyz0123456789";
+        for len in 9..base.len() {
+            let a = &base[..len];
+            assert!(same_after_key(a, a, false));
+            let upper = a.to_ascii_uppercase();
+            assert!(same_after_key(a, &upper, true));
+            assert!(!same_after_key(a, &upper, false));
+            for i in 8..len {
+                let mut b = a.to_vec();
+                b[i] = b'#';
+                assert!(!same_after_key(a, &b, false), "{len} {i}");
+                assert!(!same_after_key(a, &b, true), "{len} {i}");
+                // Case folding is ASCII only: 0xC9 and 0xE9 differ only in the 0x20 bit.
+                b[i] = 0xC9;
+                let mut c = a.to_vec();
+                c[i] = 0xE9;
+                assert!(!same_after_key(&c, &b, true), "{len} {i}");
             }
         }
     }
