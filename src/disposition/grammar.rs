@@ -286,15 +286,55 @@ fn quoted_end(
 }
 
 /// Duplicate detection in linear time: a 256-bit filter over a hash of the lowercased name,
-/// and an exact (case-insensitive) compare only with the earlier names of the same hash.
-/// The table of earlier names (on the stack, at most [`MAX_PARAMS`]) is built only at the
-/// first filter hit, by one re-scan of the parameters before it: most headers never need it,
-/// so they never pay for its initialisation.
+/// and an exact (case-insensitive) compare only with the earlier names of the same hash,
+/// found through a chain per hash. The table of earlier names (on the stack, at most
+/// [`MAX_PARAMS`]) is built only at the first filter hit, by one re-scan of the parameters
+/// before it: most headers never need it, so they never pay for its initialisation.
 struct Seen {
     filter: [u64; 4],
-    /// `(name offset, hash)` of every name so far, once a filter hit asked for them.
-    names: Option<[(u16, u8); MAX_PARAMS]>,
+    /// Every name so far, once a filter hit asked for them.
+    table: Option<Names>,
     len: usize,
+}
+
+/// Earlier names chained by hash: `heads[hash]` and each `next` are 1 + an index into
+/// `names` (0: the end of the chain), so each compare is with a name of the same hash.
+struct Names {
+    heads: [u8; 256],
+    /// `(name offset, next of the same hash)`.
+    names: [(u16, u8); MAX_PARAMS],
+}
+
+// Chain links are `u8`, 1 + an index.
+const _: () = assert!(MAX_PARAMS < 255);
+
+impl Names {
+    fn push(&mut self, index: usize, offset: usize, hash: u8) {
+        let head = &mut self.heads[usize::from(hash)];
+        if let Some(slot) = self.names.get_mut(index) {
+            // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long; the
+            // index is below MAX_PARAMS, checked before a parameter is noted.
+            *slot = (offset as u16, *head);
+            *head = (index + 1) as u8;
+        }
+    }
+
+    /// Whether an earlier name with this hash is `name`, ignoring ASCII case.
+    fn contains(&self, h: &[u8], hash: u8, name: &[u8]) -> bool {
+        let mut link = self.heads[usize::from(hash)];
+        while let Some(&(start, next)) = usize::from(link)
+            .checked_sub(1)
+            .and_then(|i| self.names.get(i))
+        {
+            let start = usize::from(start);
+            // An earlier name of this header (a token), so in bounds.
+            if slice(h, start..skip(h, start, TCHAR)).eq_ignore_ascii_case(name) {
+                return true;
+            }
+            link = next;
+        }
+        false
+    }
 }
 
 /// A hash of the name, ASCII case folded: its length and its first two and last two bytes
@@ -316,7 +356,7 @@ impl Seen {
     fn new() -> Self {
         Seen {
             filter: [0; 4],
-            names: None,
+            table: None,
             len: 0,
         }
     }
@@ -335,26 +375,18 @@ impl Seen {
         if let Some(w) = self.filter.get_mut(word) {
             *w |= bit;
         }
-        let names = match (&mut self.names, hit) {
-            (Some(names), _) => names,
+        let table = match (&mut self.table, hit) {
+            (Some(table), _) => table,
             (None, false) => {
                 self.len += 1;
                 return Ok(());
             }
-            (names @ None, true) => names.insert(earlier_names(h, params_at, self.len)),
+            (table @ None, true) => table.insert(earlier_names(h, params_at, self.len)),
         };
-        for &(start, hh) in names.iter().take(self.len) {
-            let start = usize::from(start);
-            // An earlier name of this header (a token), so in bounds.
-            let earlier = slice(h, start..skip(h, start, TCHAR));
-            if hh == hash && earlier.eq_ignore_ascii_case(name) {
-                return Err(err(DispositionErrorKind::DuplicateParameter, offset));
-            }
+        if table.contains(h, hash, name) {
+            return Err(err(DispositionErrorKind::DuplicateParameter, offset));
         }
-        // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long.
-        if let Some(slot) = names.get_mut(self.len) {
-            *slot = (offset as u16, hash);
-        }
+        table.push(self.len, offset, hash);
         self.len += 1;
         Ok(())
     }
@@ -362,16 +394,19 @@ impl Seen {
 
 /// The first `n` names from `params_at` (already validated), for [`Seen`]'s table.
 #[cold]
-fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> [(u16, u8); MAX_PARAMS] {
-    let mut names = [(0, 0); MAX_PARAMS];
-    for slot in names.iter_mut().take(n) {
+fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> Names {
+    let mut table = Names {
+        heads: [0; 256],
+        names: [(0, 0); MAX_PARAMS],
+    };
+    for index in 0..n {
         let Ok(Some((p, next))) = grammar_next(h, pos, Profile::Strict) else {
             break;
         };
-        *slot = (p.offset as u16, name_hash(p.name));
+        table.push(index, p.offset(), name_hash(p.name));
         pos = next;
     }
-    names
+    table
 }
 
 #[cfg(test)]
