@@ -30,6 +30,26 @@ pub(crate) const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
     }
 }
 
+/// Adds `class` to the rows of RFC 9110 §5.6.2's `tchar`: ALPHA, DIGIT and
+/// `` !#$%&'*+-.^_`|~ `` (the one place the HTTP grammars' token row is written).
+pub(crate) const fn set_tchar(t: &mut [u8; 256], class: u8) {
+    set_range(t, b'A', b'Z', class);
+    set_range(t, b'a', b'z', class);
+    set_range(t, b'0', b'9', class);
+    set(t, b"!#$%&'*+-.^_`|~", class);
+}
+
+/// Adds `class` to the rows of RFC 9110 §5.6.4's `qdtext` without obs-text: HTAB, SP, `!`,
+/// `#`-`[`, `]`-`~` (every visible character but `"` and `\`); `obs_text` adds 0x80-0xFF.
+pub(crate) const fn set_qdtext(t: &mut [u8; 256], class: u8, obs_text: bool) {
+    set(t, b"\t !", class);
+    set_range(t, b'#', b'[', class);
+    set_range(t, b']', b'~', class);
+    if obs_text {
+        set_range(t, 0x80, 0xFF, class);
+    }
+}
+
 /// `items[range]`, for a range the caller has already proven in bounds (bytes mostly, but any
 /// slice: a parser's own tables of spans too).
 #[inline]

@@ -37,7 +37,7 @@
 use core::fmt;
 
 use super::Step;
-use crate::bytes::{set, set_range, slice};
+use crate::bytes::{set, set_qdtext, set_range, set_tchar, slice};
 
 /// Limits on what a chunked body may make the decoder (and the caller's buffer) hold or do.
 /// Every one is finite by default; each error names the limit it hit.
@@ -586,15 +586,9 @@ const WS: u8 = 16;
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     // tchar: ALPHA / DIGIT and !#$%&'*+-.^_`|~
-    set_range(&mut t, b'a', b'z', TOKEN);
-    set_range(&mut t, b'A', b'Z', TOKEN);
-    set_range(&mut t, b'0', b'9', TOKEN);
-    set(&mut t, b"!#$%&'*+-.^_`|~", TOKEN);
+    set_tchar(&mut t, TOKEN);
     // qdtext: HTAB / SP / 0x21 / 0x23-0x5B / 0x5D-0x7E / obs-text (not `"` nor `\`)
-    set(&mut t, b"\t !", QDTEXT);
-    set_range(&mut t, 0x23, 0x5B, QDTEXT);
-    set_range(&mut t, 0x5D, 0x7E, QDTEXT);
-    set_range(&mut t, 0x80, 0xFF, QDTEXT);
+    set_qdtext(&mut t, QDTEXT, true);
     // quoted-pair's second byte: HTAB / SP / VCHAR (0x21-0x7E) / obs-text
     set(&mut t, b"\t ", QUOTABLE);
     set_range(&mut t, 0x21, 0x7E, QUOTABLE);

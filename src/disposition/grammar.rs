@@ -11,7 +11,7 @@ use super::{
     err, ContentDisposition, DispositionError, DispositionErrorKind, Param, Profile, Quoting,
     Tally, MAX_PARAMS, MAX_SECTIONS,
 };
-use crate::bytes::{set, set_range, slice};
+use crate::bytes::{set, set_qdtext, set_tchar, slice};
 
 // Byte classes: one table, one bit per class, one `set` call per grammar row. (RFC 8187
 // attr-char, tchar minus `*` `'` `%`, is the percent toolbox's `ATTR_CHAR`.)
@@ -27,23 +27,14 @@ const QDTEXT_OBS: u8 = 8;
 /// The classes the parsers and the builder share.
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
-    // ALPHA DIGIT: in tchar
-    set_range(&mut t, b'A', b'Z', TCHAR);
-    set_range(&mut t, b'a', b'z', TCHAR);
-    set_range(&mut t, b'0', b'9', TCHAR);
-    // tchar symbols: ! # $ % & ' * + - . ^ _ ` | ~
-    set(&mut t, b"!#$%&'*+-.^_`|~", TCHAR);
+    // tchar: ALPHA DIGIT ! # $ % & ' * + - . ^ _ ` | ~
+    set_tchar(&mut t, TCHAR);
     // qdtext: HTAB, SP, ! and #-[ and ]-~ (every visible character but `"` and `\`)
-    set(&mut t, b"\t !", QDTEXT);
-    set_range(&mut t, b'#', b'[', QDTEXT);
-    set_range(&mut t, b']', b'~', QDTEXT);
+    set_qdtext(&mut t, QDTEXT, false);
     // OWS: SP HTAB
     set(&mut t, b" \t", WS);
     // qdtext with obs-text: the qdtext row again, and obs-text 0x80-0xFF
-    set(&mut t, b"\t !", QDTEXT_OBS);
-    set_range(&mut t, b'#', b'[', QDTEXT_OBS);
-    set_range(&mut t, b']', b'~', QDTEXT_OBS);
-    set_range(&mut t, 0x80, 0xFF, QDTEXT_OBS);
+    set_qdtext(&mut t, QDTEXT_OBS, true);
     t
 };
 

@@ -56,6 +56,20 @@ pub fn input_bytes(case: &Value) -> Vec<u8> {
     }
 }
 
+/// A case's `"limits"` object (`{"<limits field>": N, ...}`): `set(name, n)` for each entry,
+/// which says whether it knows the name (an unknown one fails the test, naming the case).
+pub fn each_limit(case: &Value, mut set: impl FnMut(&str, u64) -> bool) {
+    let Some(given) = case.get("limits").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, value) in given {
+        let n = value
+            .as_u64()
+            .unwrap_or_else(|| panic!("limit {name} in {case}"));
+        assert!(set(name, n), "unknown limit {name} in {case}");
+    }
+}
+
 /// An optional boolean key: missing means `false`.
 pub fn flag(case: &Value, key: &str) -> bool {
     case.get(key).and_then(Value::as_bool).unwrap_or(false)
