@@ -341,36 +341,39 @@ impl FormReader {
     }
 
     /// The limits over the pair (complete or not) that starts `skipped` bytes into the
-    /// input: each is refused as soon as its bytes are here.
+    /// input: each is refused as soon as its bytes are here. Each broken limit is located at
+    /// the first byte past it, and the earliest one is reported: the same whatever the reads
+    /// were (with fewer bytes, only the limits broken within them are seen, and a later byte
+    /// cannot break one earlier).
     fn check_limits(&self, pair: &[u8], skipped: usize) -> Result<(), FormError> {
         let start = self.position + skipped as u64;
-        let limit = |limit, at: usize| FormError {
-            kind: FormErrorKind::Limit(limit),
-            offset: start + at as u64,
-        };
-        if !pair.is_empty() && self.pairs == self.limits.max_pairs {
-            return Err(limit(FormLimit::Pairs, 0));
-        }
+        let limits = &self.limits;
         let eq = memchr::memchr(b'=', pair);
         let name_len = eq.unwrap_or(pair.len());
-        if name_len > self.limits.max_name_bytes {
-            return Err(limit(FormLimit::NameBytes, self.limits.max_name_bytes));
-        }
-        if let Some(eq) = eq {
-            if pair.len() - eq - 1 > self.limits.max_value_bytes {
-                return Err(limit(
+        let value_len = eq.map_or(0, |eq| pair.len() - eq - 1);
+        let broken = [
+            (!pair.is_empty() && self.pairs == limits.max_pairs).then_some((FormLimit::Pairs, 0)),
+            (name_len > limits.max_name_bytes)
+                .then_some((FormLimit::NameBytes, limits.max_name_bytes as u64)),
+            eq.filter(|_| value_len > limits.max_value_bytes).map(|eq| {
+                (
                     FormLimit::ValueBytes,
-                    eq + 1 + self.limits.max_value_bytes,
-                ));
-            }
+                    (eq + 1 + limits.max_value_bytes) as u64,
+                )
+            }),
+            (start + pair.len() as u64 > limits.max_body_bytes).then(|| {
+                (
+                    FormLimit::BodyBytes,
+                    limits.max_body_bytes.saturating_sub(start),
+                )
+            }),
+        ];
+        match broken.into_iter().flatten().min_by_key(|&(_, at)| at) {
+            Some((limit, at)) => Err(FormError {
+                kind: FormErrorKind::Limit(limit),
+                offset: start + at,
+            }),
+            None => Ok(()),
         }
-        let body_end = start + pair.len() as u64;
-        if body_end > self.limits.max_body_bytes {
-            return Err(limit(
-                FormLimit::BodyBytes,
-                (self.limits.max_body_bytes - start) as usize,
-            ));
-        }
-        Ok(())
     }
 }
