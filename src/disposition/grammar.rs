@@ -117,6 +117,16 @@ pub(super) fn parse_grammar(
     h: &[u8],
     profile: Profile,
 ) -> Result<ContentDisposition<'_>, DispositionError> {
+    parse_grammar_with(h, profile, false)
+}
+
+/// [`parse_grammar`]; with `literal`, a `\` in a quoted string is an ordinary byte (HTML's
+/// multipart encoding sends it raw), not the start of a quoted-pair.
+pub(super) fn parse_grammar_with(
+    h: &[u8],
+    profile: Profile,
+    literal: bool,
+) -> Result<ContentDisposition<'_>, DispositionError> {
     use DispositionErrorKind as K;
     let start = skip(h, 0, WS);
     let end = run(h, start, TCHAR);
@@ -139,7 +149,7 @@ pub(super) fn parse_grammar(
     let mut seen = Seen::new();
     let mut tally = Tally::default();
     let mut pos = end;
-    while let Some((p, next)) = grammar_next(h, pos, profile)? {
+    while let Some((p, next)) = grammar_next_with(h, pos, profile, literal)? {
         tally.add(h, &p)?;
         if profile == Profile::Strict {
             // A section name (`name*N`, `name*N*`) ends in a digit or `*`; only those are looked
@@ -176,6 +186,18 @@ pub(super) fn grammar_next(
     h: &[u8],
     pos: usize,
     profile: Profile,
+) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
+    grammar_next_with(h, pos, profile, false)
+}
+
+/// [`grammar_next`], with `\` literal in quoted strings when `literal` (see
+/// [`parse_grammar_with`]).
+#[inline(always)]
+pub(super) fn grammar_next_with(
+    h: &[u8],
+    pos: usize,
+    profile: Profile,
+    literal: bool,
 ) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
     use DispositionErrorKind as K;
     let mut at = skip(h, pos, WS);
@@ -214,7 +236,7 @@ pub(super) fn grammar_next(
     at = skip(h, at + 1, WS);
     let value_start = at;
     let (quoting, high) = if h.get(at) == Some(&b'"') {
-        let (end, escaped, high) = quoted_end(h, at, profile)?;
+        let (end, escaped, high) = quoted_end(h, at, profile, literal)?;
         at = end;
         (Quoting::Quoted { escaped }, high)
     } else {
@@ -247,6 +269,7 @@ fn quoted_end(
     h: &[u8],
     open: usize,
     profile: Profile,
+    literal: bool,
 ) -> Result<(usize, bool, bool), DispositionError> {
     use DispositionErrorKind as K;
     let mut at = open + 1;
@@ -259,6 +282,8 @@ fn quoted_end(
         match h.get(at) {
             None => return Err(err(K::UnterminatedQuote, open)),
             Some(b'"') => return Ok((at + 1, escaped, class == QDTEXT_OBS)),
+            // HTML's multipart encoding: the first `"` ends the string, `\` is a byte.
+            Some(b'\\') if literal => at += 1,
             Some(b'\\') => {
                 escaped = true;
                 match h.get(at + 1) {
