@@ -35,6 +35,7 @@
 
 pub mod chunked;
 pub mod form;
+pub mod multipart;
 
 /// What a reader made of the input it was given: how much of it it consumed, and the event it
 /// found, if any (`None`: it needs more input).
