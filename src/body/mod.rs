@@ -11,6 +11,7 @@
 //! - [`chunked`]: the chunked transfer coding of RFC 9112 §7.1, strict where request
 //!   smuggling lives.
 //! - [`form`]: `application/x-www-form-urlencoded` bodies, through the query decoder.
+//! - [`multipart`]: `multipart/form-data` bodies (RFC 7578, RFC 2046, the Fetch Standard).
 //!
 //! ```
 //! use reqparse::body::chunked::{Chunk, ChunkedDecoder};

@@ -1209,28 +1209,28 @@ fn check_boundary(boundary: &[u8], profile: Profile, max: usize) -> Result<(), M
 /// (the Fetch Standard's "parse multipart/form-data headers"). Strict: RFC 9110 §5: no
 /// whitespace around the name, a value of field-vchar, SP and HTAB.
 fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
+    if profile == Profile::Strict {
+        // A token right up to the colon: a line starting with whitespace is obs-fold.
+        let colon = line.iter().position(|&b| !is(b, TOKEN)).unwrap_or(line.len());
+        if colon == 0 || line.get(colon) != Some(&b':') {
+            return Err(colon);
+        }
+        return match slice(line, colon + 1..).iter().position(|&b| !is(b, FIELD)) {
+            Some(i) => Err(colon + 1 + i),
+            None => Ok(()),
+        };
+    }
     let colon = memchr::memchr(b':', line).ok_or(line.len())?;
     let name = slice(line, ..colon);
-    let (start, end) = match profile {
-        Profile::Strict => (0, colon),
-        Profile::Fetch | Profile::Lenient => {
-            let start = name.iter().position(|&b| !is(b, WS)).unwrap_or(colon);
-            let end = name.iter().rposition(|&b| !is(b, WS)).map_or(start, |i| i + 1);
-            (start, end)
-        }
-    };
+    let start = name.iter().position(|&b| !is(b, WS)).unwrap_or(colon);
+    let end = name.iter().rposition(|&b| !is(b, WS)).map_or(start, |i| i + 1);
     if start == end {
         return Err(start);
     }
-    if let Some(i) = slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
-        return Err(start + i);
+    match slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
+        Some(i) => Err(start + i),
+        None => Ok(()),
     }
-    if profile == Profile::Strict {
-        if let Some(i) = slice(line, colon + 1..).iter().position(|&b| !is(b, FIELD)) {
-            return Err(colon + 1 + i);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
