@@ -889,8 +889,10 @@ impl MultipartReader {
     fn start<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
         let dash = slice(self.delimiter(), 2..);
         let n = rest.len().min(dash.len());
-        match slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b) {
-            None if n == dash.len() => {
+        let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
+        let whole = n == dash.len();
+        match mismatch {
+            None if whole => {
                 self.state = State::AfterBoundary { padding: 0 };
                 Ok((n, None))
             }

@@ -179,19 +179,9 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
 }
 
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
-/// `Ok(None)` at the end of the header. Always inlined: in the parse loop the parameter
+/// `Ok(None)` at the end of the header. With `literal`, `\` is an ordinary byte in quoted
+/// strings (see [`parse_grammar_with`]). Always inlined: in the parse loop the parameter
 /// stays in registers instead of going through a returned `Result<Option<..>>`.
-#[inline(always)]
-pub(super) fn grammar_next(
-    h: &[u8],
-    pos: usize,
-    profile: Profile,
-) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
-    grammar_next_with(h, pos, profile, false)
-}
-
-/// [`grammar_next`], with `\` literal in quoted strings when `literal` (see
-/// [`parse_grammar_with`]).
 #[inline(always)]
 pub(super) fn grammar_next_with(
     h: &[u8],
@@ -263,7 +253,7 @@ pub(super) fn grammar_next_with(
 
 /// The end (one past the closing `"`) of the quoted string opening at `open`, whether it
 /// holds a quoted-pair, and whether it holds obs-text (0x80-0xFF, qdtext in every profile).
-/// Always inlined into [`grammar_next`]: its call overhead was a third of its cost.
+/// Always inlined into [`grammar_next_with`]: its call overhead was a third of its cost.
 #[inline(always)]
 fn quoted_end(
     h: &[u8],
@@ -390,7 +380,7 @@ impl Seen {
 fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> [(u16, u8); MAX_PARAMS] {
     let mut names = [(0, 0); MAX_PARAMS];
     for slot in names.iter_mut().take(n) {
-        let Ok(Some((p, next))) = grammar_next(h, pos, Profile::Strict) else {
+        let Ok(Some((p, next))) = grammar_next_with(h, pos, Profile::Strict, false) else {
             break;
         };
         *slot = (p.offset as u16, name_hash(p.name));
