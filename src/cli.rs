@@ -307,63 +307,41 @@ impl PartSummary {
     }
 }
 
-/// `reqparse multipart`: the body in 64 KiB reads; each part's data is hashed as it arrives,
-/// and only a value (a part without a filename) is kept whole. The reader holds back at most
-/// an incomplete header block (its `max_header_bytes`) or the start of a delimiter.
+/// `reqparse multipart`: the body in 64 KiB reads (`MultipartReader::read_from`); each part's
+/// data is hashed as it arrives, and only a value (a part without a filename) is kept whole.
 fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
-    use multipart::{MultipartEvent, MultipartLimits, MultipartReader};
+    use multipart::{MultipartEvent, MultipartLimits, MultipartReader, ReadError};
 
     let limits = MultipartLimits::default();
     let mut reader = MultipartReader::new(a.boundary.as_bytes(), a.profile, limits)
         .map_err(|e| format!("invalid multipart boundary: {e}"))?;
-    let mut input = open_input(&a.input)?;
+    let input = open_input(&a.input)?;
     let (mut parts, mut current) = (Vec::new(), None::<PartSummary>);
-    // Room for the largest header block the reader may hold back, and a read after it.
-    let mut buf = vec![0u8; limits.max_header_bytes + 64 * 1024];
-    let (mut held, mut eof) = (0..0, false);
-    loop {
-        let step = match reader.decode(&buf[held.clone()], eof) {
-            Ok(step) => step,
-            Err(e) => return Err(format!("invalid multipart body: {e}")),
-        };
-        held.start += step.consumed;
-        match step.event {
-            Some(MultipartEvent::Part(p)) => {
-                let filename = p.filename().map(|f| f.into_cow().into_owned());
-                current = Some(PartSummary {
-                    name: p.name().into_owned(),
-                    value: filename.is_none().then(Vec::new),
-                    filename,
-                    content_type: p.content_type().map(|t| header_text(t).into_owned()),
-                    size: 0,
-                    hash: sha2::Digest::new(),
-                });
-            }
-            Some(MultipartEvent::Data(data)) => {
-                if let Some(part) = &mut current {
-                    part.add(data);
-                }
-            }
-            Some(MultipartEvent::PartEnd) => parts.extend(current.take().map(PartSummary::into_json)),
-            Some(MultipartEvent::End) => return Ok(json!({ "parts": parts }).to_string()),
-            None => (held, eof) = refill(&mut *input, &mut buf, held)?,
+    let read = reader.read_from(input, |event| match event {
+        MultipartEvent::Part(p) => {
+            let filename = p.filename().map(|f| f.into_cow().into_owned());
+            current = Some(PartSummary {
+                name: p.name().into_owned(),
+                value: filename.is_none().then(Vec::new),
+                filename,
+                content_type: p.content_type().map(|t| header_text(t).into_owned()),
+                size: 0,
+                hash: sha2::Digest::new(),
+            });
         }
-    }
-}
-
-/// Moves the bytes held back to the front of `buf` and reads after them: the bytes now held,
-/// and whether the input has ended.
-fn refill(
-    input: &mut dyn std::io::Read,
-    buf: &mut [u8],
-    held: std::ops::Range<usize>,
-) -> Result<(std::ops::Range<usize>, bool), String> {
-    let len = held.len();
-    buf.copy_within(held, 0);
-    let n = input
-        .read(&mut buf[len..])
-        .map_err(|e| format!("I/O error: {e}"))?;
-    Ok((0..len + n, n == 0))
+        MultipartEvent::Data(data) => {
+            if let Some(part) = &mut current {
+                part.add(data);
+            }
+        }
+        MultipartEvent::PartEnd => parts.extend(current.take().map(PartSummary::into_json)),
+        MultipartEvent::End => {}
+    });
+    read.map_err(|e| match e {
+        ReadError::Io(e) => format!("I/O error: {e}"),
+        ReadError::Body(e) => format!("invalid multipart body: {e}"),
+    })?;
+    Ok(json!({ "parts": parts }).to_string())
 }
 
 /// `reqparse chunked`: reads the body in 64 KiB reads and writes the data as it is decoded;

@@ -88,9 +88,13 @@ use crate::bytes::{set, set_range, slice};
 use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind, Param};
 
 mod filename;
+#[cfg(feature = "std")]
+mod read;
 mod write;
 
 pub use filename::Filename;
+#[cfg(feature = "std")]
+pub use read::ReadError;
 pub use write::{write, write_into, written_len, WriteError, WritePart};
 
 /// Which rules a body is read by; see the [module documentation](self).
@@ -1023,7 +1027,7 @@ impl MultipartReader {
 
     /// The part whose (checked) header block is `block`.
     fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
-        let mut disposition: Option<(ContentDisposition<'a>, usize)> = None;
+        let mut found: Option<(ContentDisposition<'a>, usize)> = None;
         let mut content_type = None;
         let mut at = 0;
         while let Some((start, line, next)) = next_line(block, at) {
@@ -1037,7 +1041,7 @@ impl MultipartReader {
             let value_at = value_at + lead;
             let strict = self.profile == Profile::Strict;
             if name.eq_ignore_ascii_case(b"content-disposition") {
-                if strict && disposition.is_some() {
+                if strict && found.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
                 }
                 let parsed = match self.profile {
@@ -1048,7 +1052,7 @@ impl MultipartReader {
                 let cd = parsed.map_err(|e| {
                     self.error_at(value_at + e.offset, MultipartErrorKind::InvalidDisposition(e.kind))
                 })?;
-                disposition = Some((cd, value_at));
+                found = Some((cd, value_at));
             } else if name.eq_ignore_ascii_case(b"content-type") {
                 if strict && content_type.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
@@ -1063,7 +1067,7 @@ impl MultipartReader {
                 return Err(self.error_at(value_at, MultipartErrorKind::TransferEncoding));
             }
         }
-        let Some((disposition, cd_at)) = disposition else {
+        let Some((disposition, cd_at)) = found else {
             return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
         };
         if !disposition.disposition_type().eq_ignore_ascii_case("form-data") {
