@@ -173,7 +173,10 @@ fn vectors_whole_and_split() {
         for profile in profiles(case) {
             let whole = decode(&[&input], boundary, profile, limits);
             if shape(&whole) != want {
-                failures.push(format!("{source} [{profile}]: got {} want {want}", shape(&whole)));
+                failures.push(format!(
+                    "{source} [{profile}]: got {} want {want}",
+                    shape(&whole)
+                ));
                 continue;
             }
             // Every split into two reads, and one byte at a time: the same outcome.
@@ -262,7 +265,10 @@ fn written(boundary: &str, parts: &[PartOut]) -> Option<Vec<u8>> {
         .map(|p| WritePart {
             name: &p.name,
             filename: p.filename.as_deref(),
-            content_type: p.content_type.as_deref().map(|c| std::str::from_utf8(c).unwrap()),
+            content_type: p
+                .content_type
+                .as_deref()
+                .map(|c| std::str::from_utf8(c).unwrap()),
             data: &p.data,
         })
         .collect();

@@ -350,12 +350,16 @@ impl fmt::Display for MultipartError {
             MultipartErrorKind::AfterEnd => "bytes after the close delimiter",
             MultipartErrorKind::UnexpectedEnd => "multipart body ended early",
             MultipartErrorKind::Limit(limit) => {
+                let what = match limit {
+                    MultipartLimit::BoundaryBytes => "boundary",
+                    _ => "body",
+                };
                 return write!(
                     f,
-                    "multipart body over {} at byte {}",
+                    "multipart {what} over {} at byte {}",
                     limit.name(),
                     self.offset
-                )
+                );
             }
         };
         write!(f, "{what} at byte {}", self.offset)
@@ -650,8 +654,14 @@ fn is(b: u8, class: u8) -> bool {
 
 /// `bytes` without leading and trailing SP and HTAB.
 fn trim(bytes: &[u8]) -> &[u8] {
-    let start = bytes.iter().position(|&b| !is(b, WS)).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|&b| !is(b, WS)).map_or(start, |i| i + 1);
+    let start = bytes
+        .iter()
+        .position(|&b| !is(b, WS))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is(b, WS))
+        .map_or(start, |i| i + 1);
     slice(bytes, start..end)
 }
 
@@ -915,7 +925,10 @@ impl MultipartReader {
     fn preamble<'a>(&mut self, rest: &[u8]) -> Result<Moved<'a>, MultipartError> {
         let (skip, found) = match self.finder.find(rest) {
             Some(at) => (at, true),
-            None => (rest.len() - partial_delimiter(rest, self.delimiter()), false),
+            None => (
+                rest.len() - partial_delimiter(rest, self.delimiter()),
+                false,
+            ),
         };
         let budget = self.limits.max_preamble_bytes - self.outside;
         if skip > budget {
@@ -1046,11 +1059,18 @@ impl MultipartReader {
                 }
                 let parsed = match self.profile {
                     Profile::Fetch => ContentDisposition::parse_form_data(value),
-                    Profile::Strict => ContentDisposition::parse(value, disposition::Profile::Strict),
-                    Profile::Lenient => ContentDisposition::parse(value, disposition::Profile::DotNet),
+                    Profile::Strict => {
+                        ContentDisposition::parse(value, disposition::Profile::Strict)
+                    }
+                    Profile::Lenient => {
+                        ContentDisposition::parse(value, disposition::Profile::DotNet)
+                    }
                 };
                 let cd = parsed.map_err(|e| {
-                    self.error_at(value_at + e.offset, MultipartErrorKind::InvalidDisposition(e.kind))
+                    self.error_at(
+                        value_at + e.offset,
+                        MultipartErrorKind::InvalidDisposition(e.kind),
+                    )
                 })?;
                 found = Some((cd, value_at));
             } else if name.eq_ignore_ascii_case(b"content-type") {
@@ -1070,7 +1090,10 @@ impl MultipartReader {
         let Some((disposition, cd_at)) = found else {
             return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
         };
-        if !disposition.disposition_type().eq_ignore_ascii_case("form-data") {
+        if !disposition
+            .disposition_type()
+            .eq_ignore_ascii_case("form-data")
+        {
             return Err(self.error_at(cd_at, MultipartErrorKind::NotFormData));
         }
         let Some(name) = disposition.find("name") else {
@@ -1111,7 +1134,8 @@ impl MultipartReader {
         let mut limit = MultipartLimit::BodyBytes;
         let mut budget = body_budget;
         if self.value_part {
-            let value_budget = self.limits.max_value_bytes - self.part_bytes.min(self.limits.max_value_bytes);
+            let value_budget =
+                self.limits.max_value_bytes - self.part_bytes.min(self.limits.max_value_bytes);
             if value_budget < budget {
                 (budget, limit) = (value_budget, MultipartLimit::ValueBytes);
             }
@@ -1199,9 +1223,10 @@ fn check_boundary(boundary: &[u8], profile: Profile, max: usize) -> Result<(), M
         });
     }
     let bad = match profile {
-        Profile::Strict => boundary.iter().position(|&b| !is(b, BCHAR)).or_else(|| {
-            (boundary.last() == Some(&b' ')).then_some(boundary.len() - 1)
-        }),
+        Profile::Strict => boundary
+            .iter()
+            .position(|&b| !is(b, BCHAR))
+            .or_else(|| (boundary.last() == Some(&b' ')).then_some(boundary.len() - 1)),
         Profile::Fetch | Profile::Lenient => memchr::memchr2(b'\r', b'\n', boundary),
     };
     match bad {
@@ -1217,7 +1242,10 @@ fn check_boundary(boundary: &[u8], profile: Profile, max: usize) -> Result<(), M
 fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
     if profile == Profile::Strict {
         // A token right up to the colon: a line starting with whitespace is obs-fold.
-        let colon = line.iter().position(|&b| !is(b, TOKEN)).unwrap_or(line.len());
+        let colon = line
+            .iter()
+            .position(|&b| !is(b, TOKEN))
+            .unwrap_or(line.len());
         if colon == 0 || line.get(colon) != Some(&b':') {
             return Err(colon);
         }
@@ -1229,7 +1257,10 @@ fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
     let colon = memchr::memchr(b':', line).ok_or(line.len())?;
     let name = slice(line, ..colon);
     let start = name.iter().position(|&b| !is(b, WS)).unwrap_or(colon);
-    let end = name.iter().rposition(|&b| !is(b, WS)).map_or(start, |i| i + 1);
+    let end = name
+        .iter()
+        .rposition(|&b| !is(b, WS))
+        .map_or(start, |i| i + 1);
     if start == end {
         return Err(start);
     }
@@ -1278,8 +1309,14 @@ mod tests {
     fn boundaries() {
         let ok = |b: &[u8], p| check_boundary(b, p, 70).map_err(|e| (e.kind, e.offset));
         assert_eq!(ok(b"simple boundary", Profile::Strict), Ok(()));
-        assert_eq!(ok(b"a@b", Profile::Strict), Err((MultipartErrorKind::InvalidBoundary, 1)));
+        assert_eq!(
+            ok(b"a@b", Profile::Strict),
+            Err((MultipartErrorKind::InvalidBoundary, 1))
+        );
         assert_eq!(ok(b"a@b", Profile::Fetch), Ok(()));
-        assert_eq!(ok(b"a\rb", Profile::Lenient), Err((MultipartErrorKind::InvalidBoundary, 1)));
+        assert_eq!(
+            ok(b"a\rb", Profile::Lenient),
+            Err((MultipartErrorKind::InvalidBoundary, 1))
+        );
     }
 }

@@ -157,9 +157,7 @@ fn reserved(stem: &str) -> bool {
 
 fn portable(base: &str) -> String {
     let mut out = String::with_capacity(base.len().min(MAX_PORTABLE_BYTES) + 1);
-    let trimmed = base
-        .trim_start_matches('.')
-        .trim_end_matches(['.', ' ']);
+    let trimmed = base.trim_start_matches('.').trim_end_matches(['.', ' ']);
     let stem = trimmed.split('.').next().unwrap_or_default();
     if reserved(stem) {
         out.push('_');

@@ -163,7 +163,9 @@ pub fn write_into(
     let len = written_len(boundary, parts)?;
     out.reserve_exact(len);
     let before = out.len();
-    emit(boundary, parts, &mut |bytes: &[u8]| out.extend_from_slice(bytes));
+    emit(boundary, parts, &mut |bytes: &[u8]| {
+        out.extend_from_slice(bytes)
+    });
     debug_assert_eq!(out.len() - before, len);
     Ok(len)
 }
@@ -205,9 +207,7 @@ fn check(boundary: &str, parts: &[WritePart<'_>]) -> Result<(), WriteError> {
     check_boundary(boundary.as_bytes(), Profile::Strict, max)
         .map_err(|_| WriteError::InvalidBoundary)?;
     let quotable = |s: &str| !s.contains(['"', '\r', '\n']);
-    let field = |s: &str| {
-        !s.contains(['\r', '\n']) && s.trim_matches([' ', '\t']).len() == s.len()
-    };
+    let field = |s: &str| !s.contains(['\r', '\n']) && s.trim_matches([' ', '\t']).len() == s.len();
     let mut delimiter = Vec::with_capacity(boundary.len() + 4);
     delimiter.extend_from_slice(b"\r\n--");
     delimiter.extend_from_slice(boundary.as_bytes());
