@@ -99,27 +99,18 @@ fn decode(reads: &[&[u8]], boundary: &[u8], profile: Profile, limits: MultipartL
 }
 
 fn limits(case: &Value) -> MultipartLimits {
-    let mut limits = MultipartLimits::default();
-    let Some(given) = case.get("limits").and_then(Value::as_object) else {
-        return limits;
-    };
-    for (name, value) in given {
-        let n = value
-            .as_u64()
-            .unwrap_or_else(|| panic!("limit {name} in {case}"));
-        match name.as_str() {
-            "max_parts" => limits.max_parts = n as usize,
-            "max_boundary_bytes" => limits.max_boundary_bytes = n as usize,
-            "max_headers" => limits.max_headers = n as usize,
-            "max_header_bytes" => limits.max_header_bytes = n as usize,
-            "max_value_bytes" => limits.max_value_bytes = n,
-            "max_body_bytes" => limits.max_body_bytes = n,
-            "max_preamble_bytes" => limits.max_preamble_bytes = n as usize,
-            "max_epilogue_bytes" => limits.max_epilogue_bytes = n as usize,
-            other => panic!("unknown limit {other} in {case}"),
-        }
-    }
-    limits
+    limits_from!(
+        case,
+        MultipartLimits::default(),
+        max_parts,
+        max_boundary_bytes,
+        max_headers,
+        max_header_bytes,
+        max_value_bytes,
+        max_body_bytes,
+        max_preamble_bytes,
+        max_epilogue_bytes,
+    )
 }
 
 /// The case's profiles: `profiles` (names), the default when absent.
@@ -285,15 +276,9 @@ fn written(boundary: &str, parts: &[PartOut]) -> Option<Vec<u8>> {
 /// `input` cut at the given points.
 fn cut<'a>(input: &'a [u8], cuts: &[prop::sample::Index]) -> Vec<&'a [u8]> {
     let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
+    points.extend([0, input.len()]);
     points.sort_unstable();
-    let mut reads = Vec::new();
-    let mut last = 0;
-    for p in points {
-        reads.push(&input[last..p]);
-        last = p;
-    }
-    reads.push(&input[last..]);
-    reads
+    points.windows(2).map(|w| &input[w[0]..w[1]]).collect()
 }
 
 proptest! {
