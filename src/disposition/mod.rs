@@ -456,7 +456,7 @@ impl<'a> ContentDisposition<'a> {
         if header.len() > MAX_HEADER_LEN {
             return Err(err(DispositionErrorKind::TooLong, MAX_HEADER_LEN));
         }
-        let mut cd = parse_grammar_with(header, Profile::DotNet, true)?;
+        let mut cd = parse_grammar_with::<true>(header, Profile::DotNet)?;
         cd.literal = true;
         Ok(cd)
     }
@@ -741,7 +741,10 @@ impl<'a> Iterator for Params<'a> {
         }
         let step = match self.profile {
             Profile::Browser => browser_next(self.header, self.pos),
-            _ => grammar_next_with(self.header, self.pos, self.profile, self.literal)
+            _ if self.literal => grammar_next_with::<true>(self.header, self.pos, self.profile)
+                .ok()
+                .flatten(),
+            _ => grammar_next_with::<false>(self.header, self.pos, self.profile)
                 .ok()
                 .flatten(),
         };
