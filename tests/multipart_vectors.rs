@@ -292,6 +292,19 @@ proptest! {
     }
 
     #[test]
+    fn lenient_skips_preamble_and_epilogue(
+        b in boundary(),
+        ps in parts("[ !#-\\[\\]-~é]{0,8}"),
+        preamble in "[a-z .]{0,40}",
+        epilogue in prop::collection::vec(any::<u8>(), 0..40),
+    ) {
+        let Some(body) = written(&b, &ps) else { return Ok(()) };
+        let framed = [preamble.as_bytes(), b"\r\n", &body, &epilogue].concat();
+        let out = decode(&[&framed], b.as_bytes(), Profile::Lenient, MultipartLimits::default());
+        prop_assert_eq!(out, Outcome { parts: ps, error: None });
+    }
+
+    #[test]
     fn fetch_reads_back_backslashes_and_controls(b in boundary(), ps in parts("[^\"\r\n]{0,12}")) {
         let Some(body) = written(&b, &ps) else { return Ok(()) };
         let out = decode(&[&body], b.as_bytes(), Profile::Fetch, MultipartLimits::default());
