@@ -238,7 +238,11 @@ fn parts(text: &'static str) -> impl Strategy<Value = Vec<PartOut>> {
         text,
         prop::option::of(text),
         prop::option::of("[!-~]([ -~]{0,10}[!-~])?"),
-        prop::collection::vec(any::<u8>(), 0..48),
+        prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..48),
+            // Long and dense in the delimiter's bytes: near misses, CRs far from the start.
+            prop::collection::vec(prop::sample::select(b"\r\n-xa0".to_vec()), 0..600),
+        ],
     )
         .prop_map(|(name, filename, content_type, data)| PartOut {
             name,

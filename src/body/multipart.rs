@@ -1116,11 +1116,13 @@ impl MultipartReader {
 
     /// A part's data up to the next delimiter; the bytes that may begin one are held back.
     fn data<'a>(&mut self, rest: &'a [u8]) -> Result<Moved<'a>, MultipartError> {
-        let found = self.finder.find(rest);
-        if found == Some(0) {
+        // The delimiter right here (the usual case after a piece of data that ended at it):
+        // no search, which for a small part costs more than the part.
+        if rest.starts_with(self.delimiter()) {
             self.state = State::AfterBoundary { padding: 0 };
             return Ok((self.delimiter().len(), Some(MultipartEvent::PartEnd)));
         }
+        let found = self.find_delimiter(rest);
         let mut take = match found {
             Some(at) => at,
             None => rest.len() - partial_delimiter(rest, self.delimiter()),
@@ -1146,6 +1148,25 @@ impl MultipartReader {
         take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
         self.part_bytes += take as u64;
         Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
+    }
+
+    /// The first delimiter in `rest`. A delimiter starts with its only CR, so the first CR
+    /// is looked at before searching: a small part's data ends at it, and a search costs
+    /// more than such a part; when it does not start the delimiter, the search starts after it.
+    fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
+        let near = slice(rest, ..rest.len().min(256));
+        let Some(cr) = memchr::memchr(b'\r', near) else {
+            return self
+                .finder
+                .find(slice(rest, near.len()..))
+                .map(|at| near.len() + at);
+        };
+        if slice(rest, cr..).starts_with(self.delimiter()) {
+            return Some(cr);
+        }
+        self.finder
+            .find(slice(rest, cr + 1..))
+            .map(|at| cr + 1 + at)
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
@@ -1291,6 +1312,31 @@ mod tests {
         assert_eq!(partial_delimiter(b"\r\n--a\r", d), 1);
         assert_eq!(partial_delimiter(b"xyz\r\n-x", d), 0);
         assert_eq!(partial_delimiter(b"", d), 0);
+    }
+
+    #[test]
+    fn delimiters_near_and_far() {
+        let reader = MultipartReader::new(b"ab", Profile::Fetch, MultipartLimits::default());
+        let reader = reader.unwrap_or_else(|e| panic!("{e}"));
+        for (prefix, cr_at) in [
+            (0, None),
+            (10, None),
+            (300, None),
+            (10, Some(5)),
+            (300, Some(299)),
+        ] {
+            let mut data = alloc::vec![b'x'; prefix];
+            if let Some(at) = cr_at {
+                data[at] = b'\r';
+            }
+            data.extend_from_slice(b"\r\n--ab\r\n--ab");
+            assert_eq!(
+                reader.find_delimiter(&data),
+                Some(prefix),
+                "{prefix} {cr_at:?}"
+            );
+            assert_eq!(reader.find_delimiter(&data[..prefix + 5]), None);
+        }
     }
 
     #[test]

@@ -7,8 +7,10 @@ use std::vec::Vec;
 
 use super::{MultipartError, MultipartEvent, MultipartReader};
 
-/// The size of each read from the input.
+/// The largest read from the input.
 const READ_SIZE: usize = 64 * 1024;
+/// The first read: a small body then costs no 64 KiB buffer (reads grow while they fill).
+const FIRST_READ: usize = 4 * 1024;
 
 /// What stopped [`MultipartReader::read_from`]: the input, or the body.
 ///
@@ -55,7 +57,8 @@ impl MultipartReader {
     /// Reads the body from `input` to its end and hands every event, [`MultipartEvent::End`]
     /// last, to `each`. Data is borrowed from one buffer that holds what the reader holds
     /// back (at most an incomplete header block, capped by
-    /// [`max_header_bytes`](super::MultipartLimits::max_header_bytes)) and one 64 KiB read;
+    /// [`max_header_bytes`](super::MultipartLimits::max_header_bytes)) and one read (4 KiB
+    /// first, doubling while reads fill it, up to 64 KiB);
     /// nothing else is allocated.
     ///
     /// # Errors
@@ -81,7 +84,7 @@ impl MultipartReader {
         mut each: impl FnMut(MultipartEvent<'_>),
     ) -> Result<(), ReadError> {
         let mut buf: Vec<u8> = Vec::new();
-        let (mut held, mut eof) = (0..0, false);
+        let (mut held, mut eof, mut room) = (0..0, false, FIRST_READ);
         loop {
             let step = self.decode(&buf[held.clone()], eof)?;
             held.start += step.consumed;
@@ -95,16 +98,19 @@ impl MultipartReader {
                     // The bytes held back to the front, and room for one read after them.
                     let len = held.len();
                     buf.copy_within(held, 0);
-                    if buf.len() < len + READ_SIZE {
-                        buf.resize(len + READ_SIZE, 0);
+                    if buf.len() < len + room {
+                        buf.resize(len + room, 0);
                     }
                     let n = loop {
-                        match input.read(&mut buf[len..]) {
+                        match input.read(&mut buf[len..len + room]) {
                             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                             Err(e) => return Err(ReadError::Io(e)),
                             Ok(n) => break n,
                         }
                     };
+                    if n == room {
+                        room = (room * 2).min(READ_SIZE);
+                    }
                     (held, eof) = (0..len + n, n == 0);
                 }
             }
