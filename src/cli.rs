@@ -10,6 +10,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
+use reqparse::body::multipart;
 use reqparse::{disposition, query, uri};
 
 /// Parse the parts of an HTTP request servers touch most, without allocating.
@@ -41,6 +42,25 @@ enum Command {
     ///
     /// Example: `printf 'a=1&b=x+y' | reqparse form -`
     Form(FormArgs),
+    /// Print the parts of a multipart/form-data body as JSON: each part's name, filename,
+    /// content type, size, SHA-256 and, for a part without a filename, its value as text.
+    ///
+    /// Example: `reqparse multipart --boundary=XyZ body.bin`
+    Multipart(MultipartArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct MultipartArgs {
+    /// The boundary: the `boundary` parameter of the body's Content-Type, unquoted.
+    #[arg(long, allow_hyphen_values = true)]
+    boundary: String,
+    /// Which rules the body is held to (fetch: the Fetch Standard's parser, as browsers read).
+    #[arg(long, default_value_t = multipart::Profile::Fetch,
+          value_parser = profile_parser(&multipart::Profile::ALL, multipart::Profile::as_str))]
+    profile: multipart::Profile,
+    /// The body: a file, or `-` (the default) for stdin.
+    #[arg(default_value = "-")]
+    input: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -198,6 +218,7 @@ pub fn run(args: Args) -> Result<String, String> {
         Command::Serve(a) => serve(a).map(|()| String::new()),
         Command::Chunked(a) => chunked(&a).map(|()| String::new()),
         Command::Form(a) => form_answer(&a),
+        Command::Multipart(a) => multipart_answer(&a),
     }
 }
 
@@ -244,6 +265,83 @@ fn form_answer(a: &FormArgs) -> Result<String, String> {
             }
         }
     }
+}
+
+/// A part of `reqparse multipart` while its data arrives.
+struct PartSummary {
+    name: String,
+    filename: Option<String>,
+    content_type: Option<String>,
+    size: u64,
+    hash: sha2::Sha256,
+    /// The bytes of a part without a filename (the reader's `max_value_bytes` caps them).
+    value: Option<Vec<u8>>,
+}
+
+impl PartSummary {
+    fn add(&mut self, data: &[u8]) {
+        use sha2::Digest;
+        self.hash.update(data);
+        self.size += data.len() as u64;
+        if let Some(value) = &mut self.value {
+            value.extend_from_slice(data);
+        }
+    }
+
+    fn into_json(self) -> Value {
+        use sha2::Digest;
+        use std::fmt::Write;
+        let mut sha256 = String::with_capacity(64);
+        for byte in self.hash.finalize() {
+            let _ = write!(sha256, "{byte:02x}");
+        }
+        json!({
+            "name": self.name,
+            "filename": self.filename,
+            "content_type": self.content_type,
+            "size": self.size,
+            "sha256": sha256,
+            // The Fetch Standard's "UTF-8 decode without BOM": invalid bytes become U+FFFD.
+            "value": self.value.map(|v| String::from_utf8_lossy(&v).into_owned()),
+        })
+    }
+}
+
+/// `reqparse multipart`: the body in 64 KiB reads (`MultipartReader::read_from`); each part's
+/// data is hashed as it arrives, and only a value (a part without a filename) is kept whole.
+fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
+    use multipart::{MultipartEvent, MultipartLimits, MultipartReader, ReadError};
+
+    let limits = MultipartLimits::default();
+    let mut reader = MultipartReader::new(a.boundary.as_bytes(), a.profile, limits)
+        .map_err(|e| format!("invalid multipart boundary: {e}"))?;
+    let input = open_input(&a.input)?;
+    let (mut parts, mut current) = (Vec::new(), None::<PartSummary>);
+    let read = reader.read_from(input, |event| match event {
+        MultipartEvent::Part(p) => {
+            let filename = p.filename().map(|f| f.into_cow().into_owned());
+            current = Some(PartSummary {
+                name: p.name().into_owned(),
+                value: filename.is_none().then(Vec::new),
+                filename,
+                content_type: p.content_type().map(|t| header_text(t).into_owned()),
+                size: 0,
+                hash: sha2::Digest::new(),
+            });
+        }
+        MultipartEvent::Data(data) => {
+            if let Some(part) = &mut current {
+                part.add(data);
+            }
+        }
+        MultipartEvent::PartEnd => parts.extend(current.take().map(PartSummary::into_json)),
+        MultipartEvent::End => {}
+    });
+    read.map_err(|e| match e {
+        ReadError::Io(e) => format!("I/O error: {e}"),
+        ReadError::Body(e) => format!("invalid multipart body: {e}"),
+    })?;
+    Ok(json!({ "parts": parts }).to_string())
 }
 
 /// `reqparse chunked`: reads the body in 64 KiB reads and writes the data as it is decoded;

@@ -8,12 +8,12 @@ extern crate alloc;
 /// `Profile::ALL`, `as_str`, `Display` and `FromStr` for a module's `Profile`, from one list of
 /// names (the default first): the name every face uses (CLI flag, JSON vectors, WIT, JS).
 macro_rules! profile_names {
-    ($module:ident: $first:ident => $first_name:literal $(, $variant:ident => $name:literal)* $(,)?) => {
+    ($($module:ident)::+: $first:ident => $first_name:literal $(, $variant:ident => $name:literal)* $(,)?) => {
         impl Profile {
             /// Every profile, the default first.
             ///
             /// ```
-            #[doc = concat!("use reqparse::", stringify!($module), "::Profile;")]
+            #[doc = concat!("use reqparse::", stringify!($($module)::+), "::Profile;")]
             /// assert_eq!(Profile::ALL[0], Profile::default());
             /// ```
             pub const ALL: [Profile; [$first_name $(, $name)*].len()] =
@@ -25,7 +25,7 @@ macro_rules! profile_names {
             )]
             ///
             /// ```
-            #[doc = concat!("use reqparse::", stringify!($module), "::Profile;")]
+            #[doc = concat!("use reqparse::", stringify!($($module)::+), "::Profile;")]
             #[doc = concat!("assert_eq!(Profile::", stringify!($first), ".as_str(), \"", $first_name, "\");")]
             #[doc = concat!("assert_eq!(\"", $first_name, "\".parse::<Profile>(), Ok(Profile::", stringify!($first), "));")]
             /// assert!("nope".parse::<Profile>().is_err());

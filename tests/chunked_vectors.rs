@@ -74,21 +74,17 @@ fn decode(reads: &[&[u8]], limits: ChunkedLimits) -> Outcome {
 }
 
 fn limits(case: &Value) -> ChunkedLimits {
-    let mut limits = ChunkedLimits::default();
-    vectors::each_limit(case, |name, n| {
-        match name {
-            "max_size_digits" => limits.max_size_digits = n as usize,
-            "max_line_bytes" => limits.max_line_bytes = n as usize,
-            "max_extension_bytes" => limits.max_extension_bytes = n as usize,
-            "overhead_grace" => limits.overhead_grace = n,
-            "max_body_bytes" => limits.max_body_bytes = n,
-            "max_trailer_bytes" => limits.max_trailer_bytes = n as usize,
-            "max_trailer_fields" => limits.max_trailer_fields = n as usize,
-            _ => return false,
-        }
-        true
-    });
-    limits
+    limits_from!(
+        case,
+        ChunkedLimits::default(),
+        max_size_digits,
+        max_line_bytes,
+        max_extension_bytes,
+        overhead_grace,
+        max_body_bytes,
+        max_trailer_bytes,
+        max_trailer_fields
+    )
 }
 
 /// The outcome as the vectors write it.

@@ -271,3 +271,86 @@ fn form_vectors() {
     });
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// SHA-256 of `data` in hex, by the system's `sha256sum` (the tests do not link sha2).
+fn sha256_hex(data: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sha256sum");
+    child.stdin.take().unwrap().write_all(data).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn multipart_vectors() {
+    // `reqparse multipart` runs with the default limits: the cases with limits of their own are
+    // the library's.
+    let dir = std::env::temp_dir().join(format!("reqparse-multipart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    vectors::run("multipart.json", 60, |case, failures| {
+        if case.get("limits").is_some() {
+            return;
+        }
+        let source = vectors::required(case, "source");
+        let file = dir.join("body");
+        std::fs::write(&file, vectors::input_bytes(case)).unwrap();
+        let profiles: Vec<&str> = match case.get("profiles").and_then(Value::as_array) {
+            Some(names) => names.iter().filter_map(Value::as_str).collect(),
+            None => vec!["fetch"],
+        };
+        for profile in profiles {
+            let out = reqparse(&[
+                OsString::from("multipart"),
+                format!("--boundary={}", vectors::required(case, "boundary")).into(),
+                format!("--profile={profile}").into(),
+                file.clone().into_os_string(),
+            ]);
+            let problem = if case.get("expect_error").is_some() {
+                check(case, &out, true)
+            } else {
+                multipart_problem(&case["expect"], &out)
+            };
+            if let Some(p) = problem {
+                failures.push(format!("{source} [{profile}]: {p}"));
+            }
+        }
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// How `reqparse multipart`'s answer differs from the parts a case expects, if it does.
+fn multipart_problem(expect: &Value, out: &Output) -> Option<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Some(format!("failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let Ok(got) = serde_json::from_str::<Value>(stdout.trim_end()) else {
+        return Some(format!("not JSON: {stdout}"));
+    };
+    let want: Vec<Value> = expect
+        .as_array()
+        .unwrap_or_else(|| panic!("expect is not an array: {expect}"))
+        .iter()
+        .map(|p| {
+            let data = vectors::required(p, "data").as_bytes();
+            let is_file = !p["filename"].is_null();
+            serde_json::json!({
+                "name": p["name"],
+                "filename": p["filename"],
+                "content_type": p["content_type"],
+                "size": data.len(),
+                "sha256": sha256_hex(data),
+                "value": if is_file { Value::Null } else { p["data"].clone() },
+            })
+        })
+        .collect();
+    (got != serde_json::json!({ "parts": want })).then(|| format!("got {got}, want parts {want:?}"))
+}

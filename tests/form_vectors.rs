@@ -56,18 +56,14 @@ fn decode(reads: &[&[u8]], profile: Profile, limits: FormLimits) -> Outcome {
 }
 
 fn limits(case: &Value) -> FormLimits {
-    let mut limits = FormLimits::default();
-    vectors::each_limit(case, |name, n| {
-        match name {
-            "max_pairs" => limits.max_pairs = n as usize,
-            "max_name_bytes" => limits.max_name_bytes = n as usize,
-            "max_value_bytes" => limits.max_value_bytes = n as usize,
-            "max_body_bytes" => limits.max_body_bytes = n,
-            _ => return false,
-        }
-        true
-    });
-    limits
+    limits_from!(
+        case,
+        FormLimits::default(),
+        max_pairs,
+        max_name_bytes,
+        max_value_bytes,
+        max_body_bytes
+    )
 }
 
 /// Whole, split in two at every point, one byte at a time: the same outcome, which is returned.

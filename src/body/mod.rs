@@ -11,6 +11,7 @@
 //! - [`chunked`]: the chunked transfer coding of RFC 9112 §7.1, strict where request
 //!   smuggling lives.
 //! - [`form`]: `application/x-www-form-urlencoded` bodies, through the query decoder.
+//! - [`multipart`]: `multipart/form-data` bodies (RFC 7578, RFC 2046, the Fetch Standard).
 //!
 //! ```
 //! use reqparse::body::chunked::{Chunk, ChunkedDecoder};
@@ -35,6 +36,7 @@
 
 pub mod chunked;
 pub mod form;
+pub mod multipart;
 
 /// What a reader made of the input it was given: how much of it it consumed, and the event it
 /// found, if any (`None`: it needs more input).

@@ -108,6 +108,16 @@ pub(super) fn parse_grammar(
     h: &[u8],
     profile: Profile,
 ) -> Result<ContentDisposition<'_>, DispositionError> {
+    parse_grammar_with::<false>(h, profile)
+}
+
+/// [`parse_grammar`]; with `LITERAL`, a `\` in a quoted string is an ordinary byte (HTML's
+/// multipart encoding sends it raw), not the start of a quoted-pair. (A const parameter: the
+/// usual reading pays nothing for the other.)
+pub(super) fn parse_grammar_with<const LITERAL: bool>(
+    h: &[u8],
+    profile: Profile,
+) -> Result<ContentDisposition<'_>, DispositionError> {
     use DispositionErrorKind as K;
     let start = skip(h, 0, WS);
     let end = run(h, start, TCHAR);
@@ -130,7 +140,7 @@ pub(super) fn parse_grammar(
     let mut seen = Seen::new();
     let mut tally = Tally::default();
     let mut pos = end;
-    while let Some((p, next)) = grammar_next(h, pos, profile)? {
+    while let Some((p, next)) = grammar_next_with::<LITERAL>(h, pos, profile)? {
         tally.add(h, &p)?;
         if profile == Profile::Strict {
             // A section name (`name*N`, `name*N*`) ends in a digit or `*`; only those are looked
@@ -160,10 +170,11 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
 }
 
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
-/// `Ok(None)` at the end of the header. Always inlined: in the parse loop the parameter
+/// `Ok(None)` at the end of the header. With `LITERAL`, `\` is an ordinary byte in quoted
+/// strings (see [`parse_grammar_with`]). Always inlined: in the parse loop the parameter
 /// stays in registers instead of going through a returned `Result<Option<..>>`.
 #[inline(always)]
-pub(super) fn grammar_next(
+pub(super) fn grammar_next_with<const LITERAL: bool>(
     h: &[u8],
     pos: usize,
     profile: Profile,
@@ -205,7 +216,7 @@ pub(super) fn grammar_next(
     at = skip(h, at + 1, WS);
     let value_start = at;
     let (quoting, high) = if h.get(at) == Some(&b'"') {
-        let (end, escaped, high) = quoted_end(h, at, profile)?;
+        let (end, escaped, high) = quoted_end::<LITERAL>(h, at, profile)?;
         at = end;
         (Quoting::Quoted { escaped }, high)
     } else {
@@ -232,9 +243,9 @@ pub(super) fn grammar_next(
 
 /// The end (one past the closing `"`) of the quoted string opening at `open`, whether it
 /// holds a quoted-pair, and whether it holds obs-text (0x80-0xFF, qdtext in every profile).
-/// Always inlined into [`grammar_next`]: its call overhead was a third of its cost.
+/// Always inlined into [`grammar_next_with`]: its call overhead was a third of its cost.
 #[inline(always)]
-fn quoted_end(
+fn quoted_end<const LITERAL: bool>(
     h: &[u8],
     open: usize,
     profile: Profile,
@@ -250,6 +261,8 @@ fn quoted_end(
         match h.get(at) {
             None => return Err(err(K::UnterminatedQuote, open)),
             Some(b'"') => return Ok((at + 1, escaped, class == QDTEXT_OBS)),
+            // HTML's multipart encoding: the first `"` ends the string, `\` is a byte.
+            Some(b'\\') if LITERAL => at += 1,
             Some(b'\\') => {
                 escaped = true;
                 match h.get(at + 1) {
@@ -391,7 +404,7 @@ fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> Names {
         names: [(0, 0); MAX_PARAMS],
     };
     for index in 0..n {
-        let Ok(Some((p, next))) = grammar_next(h, pos, Profile::Strict) else {
+        let Ok(Some((p, next))) = grammar_next_with::<false>(h, pos, Profile::Strict) else {
             break;
         };
         table.push(index, p.offset(), name_hash(p.name));

@@ -92,7 +92,7 @@ pub use filename::FilenameOptions;
 use browser::{browser_next, parse_browser};
 use error::err;
 use filename::Found;
-use grammar::{grammar_next, parse_grammar};
+use grammar::{grammar_next_with, parse_grammar, parse_grammar_with};
 
 /// The longest header accepted, in bytes (16 KiB, the usual per-field limit of HTTP servers).
 ///
@@ -401,6 +401,8 @@ pub struct ContentDisposition<'a> {
     count: u8,
     profile: Profile,
     found: Found,
+    /// Read by [`ContentDisposition::parse_form_data`]: `\` literal in quoted strings.
+    literal: bool,
 }
 
 impl<'a> ContentDisposition<'a> {
@@ -430,6 +432,33 @@ impl<'a> ContentDisposition<'a> {
             Profile::Browser => parse_browser(header),
             Profile::Strict | Profile::DotNet => parse_grammar(header, profile),
         }
+    }
+
+    /// Parses the `Content-Disposition` of a multipart/form-data part the way browsers write it
+    /// (HTML's multipart/form-data encoding: `"` sent as `%22`, CR and LF as `%0D` and `%0A`, a
+    /// backslash sent raw, non-ASCII as raw UTF-8): [`Profile::DotNet`]'s grammar, except that
+    /// a quoted string ends at the first `"` and a `\` in it is an ordinary character, not a
+    /// quoted-pair, so a Windows path keeps its backslashes. Nothing is decoded: `%22` stays
+    /// as written. The [`profile`](Self::profile) is `DotNet` (its filename rules apply).
+    /// Allocates nothing.
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse) with [`Profile::DotNet`].
+    ///
+    /// ```
+    /// use reqparse::disposition::ContentDisposition;
+    /// let cd = ContentDisposition::parse_form_data(br#"form-data; name="a%22b"; filename="C:\photos\a.jpg""#)?;
+    /// assert_eq!(cd.param("name").as_deref(), Some("a%22b"));
+    /// assert_eq!(cd.filename().as_deref(), Some(r"C:\photos\a.jpg"));
+    /// # Ok::<(), reqparse::disposition::DispositionError>(())
+    /// ```
+    pub fn parse_form_data(header: &'a [u8]) -> Result<Self, DispositionError> {
+        if header.len() > MAX_HEADER_LEN {
+            return Err(err(DispositionErrorKind::TooLong, MAX_HEADER_LEN));
+        }
+        let mut cd = parse_grammar_with::<true>(header, Profile::DotNet)?;
+        cd.literal = true;
+        Ok(cd)
     }
 
     /// [`parse`](Self::parse) for a `&str`.
@@ -512,6 +541,7 @@ impl<'a> ContentDisposition<'a> {
             pos: usize::from(self.params_at),
             left: usize::from(self.count),
             profile: self.profile,
+            literal: self.literal,
         }
     }
 
@@ -677,6 +707,7 @@ impl Tally {
             count: self.count,
             profile,
             found: self.found,
+            literal: false,
         }
     }
 }
@@ -698,6 +729,7 @@ pub struct Params<'a> {
     pos: usize,
     left: usize,
     profile: Profile,
+    literal: bool,
 }
 
 impl<'a> Iterator for Params<'a> {
@@ -709,7 +741,10 @@ impl<'a> Iterator for Params<'a> {
         }
         let step = match self.profile {
             Profile::Browser => browser_next(self.header, self.pos),
-            _ => grammar_next(self.header, self.pos, self.profile)
+            _ if self.literal => grammar_next_with::<true>(self.header, self.pos, self.profile)
+                .ok()
+                .flatten(),
+            _ => grammar_next_with::<false>(self.header, self.pos, self.profile)
                 .ok()
                 .flatten(),
         };

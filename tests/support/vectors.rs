@@ -56,18 +56,38 @@ pub fn input_bytes(case: &Value) -> Vec<u8> {
     }
 }
 
-/// A case's `"limits"` object (`{"<limits field>": N, ...}`): `set(name, n)` for each entry,
-/// which says whether it knows the name (an unknown one fails the test, naming the case).
-pub fn each_limit(case: &Value, mut set: impl FnMut(&str, u64) -> bool) {
+/// A case's `limits`: `{"<limits field>": N, ...}` as (name, N) pairs; missing means none.
+pub fn limits(case: &Value) -> Vec<(&str, u64)> {
     let Some(given) = case.get("limits").and_then(Value::as_object) else {
-        return;
+        return Vec::new();
     };
-    for (name, value) in given {
-        let n = value
-            .as_u64()
-            .unwrap_or_else(|| panic!("limit {name} in {case}"));
-        assert!(set(name, n), "unknown limit {name} in {case}");
-    }
+    given
+        .iter()
+        .map(|(name, value)| {
+            let n = value
+                .as_u64()
+                .unwrap_or_else(|| panic!("limit {name} in {case}"));
+            (name.as_str(), n)
+        })
+        .collect()
+}
+
+/// A limits struct (`$limits`, usually its default) with the fields a case's `limits` names
+/// set, by field name (`stringify!` of each listed field); an unknown name panics.
+#[macro_export]
+macro_rules! limits_from {
+    ($case:expr, $limits:expr, $($field:ident),+ $(,)?) => {{
+        let mut limits = $limits;
+        for (name, n) in $crate::support::vectors::limits($case) {
+            match name {
+                $(stringify!($field) => {
+                    limits.$field = n.try_into().unwrap_or_else(|_| panic!("limit {name}: {n}"))
+                })+
+                other => panic!("unknown limit {other} in {}", $case),
+            }
+        }
+        limits
+    }};
 }
 
 /// An optional boolean key: missing means `false`.

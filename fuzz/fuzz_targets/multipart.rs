@@ -1,0 +1,90 @@
+//! The multipart/form-data reader over arbitrary bytes, in every profile, whole and split into
+//! reads whose size comes from the input's first byte: no panic, the same parts and the same
+//! error at the same offset. And what Fetch read, written again, reads back the same.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use reqparse::body::multipart::{
+    write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WritePart,
+};
+
+/// (name, filename, content type, data) of each part.
+type Parts = Vec<(String, Option<String>, Option<Vec<u8>>, Vec<u8>)>;
+
+/// The parts read (the last perhaps cut short), and the error's offset and kind.
+type Outcome = (Parts, Option<(u64, &'static str)>);
+
+fn decode(input: &[u8], read_size: usize, profile: Profile, limits: MultipartLimits) -> Outcome {
+    let mut reader = MultipartReader::new(b"XyZ", profile, limits).expect("a valid boundary");
+    let (mut parts, mut pending) = (Parts::new(), Vec::new());
+    let reads: Vec<&[u8]> = input.chunks(read_size.max(1)).collect();
+    for i in 0..reads.len().max(1) {
+        pending.extend_from_slice(reads.get(i).copied().unwrap_or_default());
+        let eof = i + 1 >= reads.len();
+        loop {
+            let step = match reader.decode(&pending, eof) {
+                Ok(step) => step,
+                Err(e) => return (parts, Some((e.offset, e.kind.name()))),
+            };
+            let consumed = step.consumed;
+            let mut end = false;
+            match step.event {
+                Some(MultipartEvent::Part(p)) => parts.push((
+                    p.name().into_owned(),
+                    p.filename().map(|f| f.as_str().to_owned()),
+                    p.content_type().map(<[u8]>::to_vec),
+                    Vec::new(),
+                )),
+                Some(MultipartEvent::Data(d)) => parts.last_mut().expect("a part").3.extend_from_slice(d),
+                Some(MultipartEvent::PartEnd) => {}
+                Some(MultipartEvent::End) => end = true,
+                None => {
+                    assert!(!eof, "no event at the end of the input");
+                    pending.drain(..consumed);
+                    assert!(pending.len() < limits.max_header_bytes, "held {}", pending.len());
+                    break;
+                }
+            }
+            pending.drain(..consumed);
+            if end {
+                return (parts, None);
+            }
+        }
+    }
+    unreachable!("the last read has eof set")
+}
+
+fuzz_target!(|input: &[u8]| {
+    let Some((&first, body)) = input.split_first() else { return };
+    let limits = MultipartLimits {
+        max_parts: 8,
+        max_headers: 4,
+        max_header_bytes: 128,
+        max_value_bytes: 256,
+        max_body_bytes: 4096,
+        max_preamble_bytes: 64,
+        max_epilogue_bytes: 64,
+        ..MultipartLimits::default()
+    };
+    for profile in Profile::ALL {
+        let whole = decode(body, body.len(), profile, limits);
+        assert_eq!(decode(body, usize::from(first % 17), profile, limits), whole);
+        let (parts, None) = &whole else { continue };
+        if profile != Profile::Fetch {
+            continue;
+        }
+        let spec: Option<Vec<WritePart<'_>>> = parts
+            .iter()
+            .map(|(name, filename, content_type, data)| {
+                let content_type = match content_type {
+                    Some(t) => Some(std::str::from_utf8(t).ok()?),
+                    None => None,
+                };
+                Some(WritePart { name, filename: filename.as_deref(), content_type, data })
+            })
+            .collect();
+        let Some(Ok(again)) = spec.map(|s| write("XyZ", &s)) else { continue };
+        let (read_back, error) = decode(&again, again.len(), Profile::Fetch, MultipartLimits::default());
+        assert_eq!((&read_back, error), (parts, None));
+    }
+});

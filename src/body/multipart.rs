@@ -1,0 +1,1368 @@
+//! `multipart/form-data` bodies (RFC 7578, RFC 2046 §5.1 and the Fetch Standard's parser),
+//! read as they arrive.
+//!
+//! ```text
+//! multipart-body = [preamble CRLF] dash-boundary transport-padding CRLF body-part
+//!                  *( CRLF dash-boundary transport-padding CRLF body-part )
+//!                  CRLF dash-boundary "--" transport-padding [CRLF epilogue]
+//! dash-boundary  = "--" boundary
+//! body-part      = header-fields CRLF *OCTET
+//! ```
+//!
+//! The reader hands out, for each part, a [`MultipartEvent::Part`] with its header block
+//! parsed (the `Content-Disposition` through this crate's own parser: the name, the effective
+//! filename with RFC 6266 §4.3's `filename*` preference, raw UTF-8 filenames; the
+//! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
+//! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
+//!
+//! The delimiter (`CRLF--boundary`) is found with one [`memchr::memmem::Finder`] built when
+//! the reader is. What the reader does not consume must be fed again with what arrives next
+//! (see [`Step`]); it holds back at most:
+//! - of data, the bytes at the end of the input that could begin a delimiter (never more than
+//!   the delimiter's length minus one);
+//! - an incomplete header block, which [`MultipartLimits::max_header_bytes`] caps.
+//!
+//! Three [`Profile`]s decide what is accepted:
+//! - [`Profile::Fetch`] (the default): the Fetch Standard's multipart/form-data parser, as
+//!   WPT's `formdata-parsing` tests it: the body starts with the first delimiter (no
+//!   preamble), nothing but one CRLF may follow the close delimiter, no transport padding, a
+//!   part's `Content-Disposition` is read as browsers write it
+//!   ([`ContentDisposition::parse_form_data`]: `\` literal, `%22` kept as written, names not
+//!   percent-decoded), `Content-Transfer-Encoding` ignored; a repeated header: the last one
+//!   counts.
+//! - [`Profile::Strict`]: RFC 7578 and RFC 2046 to the letter, no preamble nor epilogue:
+//!   header fields as RFC 9110 §5 writes them (no whitespace before the colon, no control
+//!   bytes), the `Content-Disposition` by RFC 6266's grammar ([`disposition::Profile::Strict`],
+//!   quoted-pairs unescaped), a repeated `Content-Disposition` or `Content-Type` refused, a
+//!   `Content-Transfer-Encoding` other than `7bit`, `8bit` or `binary` refused (RFC 7578
+//!   §4.7), transport padding (spaces and tabs after a boundary) allowed.
+//! - [`Profile::Lenient`]: what busboy and ASP.NET Core's `MultipartReader` accept: a preamble
+//!   and an epilogue (each capped), transport padding, the `Content-Disposition` as
+//!   [`disposition::Profile::DotNet`] reads it.
+//!
+//! In every profile a part needs a `Content-Disposition` of type `form-data` with a `name`,
+//! header lines end with CRLF (a bare CR or LF is an error), and every limit of
+//! [`MultipartLimits`] is finite and checked before the bytes it governs are buffered.
+//!
+//! ```
+//! use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+//!
+//! let body = b"--XyZ\r\n\
+//!     Content-Disposition: form-data; name=\"title\"\r\n\r\n\
+//!     Holiday\r\n\
+//!     --XyZ\r\n\
+//!     Content-Disposition: form-data; name=\"photo\"; filename=\"C:\\photos\\a.jpg\"\r\n\
+//!     Content-Type: image/jpeg\r\n\r\n\
+//!     \xff\xd8\xff\r\n\
+//!     --XyZ--\r\n";
+//! let mut reader = MultipartReader::new(b"XyZ", Default::default(), Default::default())?;
+//! let mut input: &[u8] = body;
+//! let mut parts = Vec::new();
+//! loop {
+//!     let step = reader.decode(input, true)?;
+//!     input = &input[step.consumed..];
+//!     match step.event {
+//!         Some(MultipartEvent::Part(part)) => {
+//!             let filename = part.filename().map(|f| f.basename().to_owned());
+//!             parts.push((part.name().into_owned(), filename, Vec::new()));
+//!         }
+//!         Some(MultipartEvent::Data(data)) => parts.last_mut().unwrap().2.extend_from_slice(data),
+//!         Some(MultipartEvent::PartEnd) => {}
+//!         Some(MultipartEvent::End) | None => break,
+//!     }
+//! }
+//! assert_eq!(parts[0], ("title".into(), None, b"Holiday".to_vec()));
+//! assert_eq!(parts[1], ("photo".into(), Some("a.jpg".into()), b"\xff\xd8\xff".to_vec()));
+//! # Ok::<(), reqparse::body::multipart::MultipartError>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::fmt;
+
+use memchr::memmem::Finder;
+
+use super::Step;
+use crate::bytes::{set, set_range, slice};
+use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind, Param};
+
+mod filename;
+#[cfg(feature = "std")]
+mod read;
+mod write;
+
+pub use filename::Filename;
+#[cfg(feature = "std")]
+pub use read::ReadError;
+pub use write::{write, write_into, written_len, WriteError, WritePart};
+
+/// Which rules a body is read by; see the [module documentation](self).
+///
+/// ```
+/// use reqparse::body::multipart::Profile;
+/// assert_eq!(Profile::default(), Profile::Fetch);
+/// assert_eq!("lenient".parse::<Profile>(), Ok(Profile::Lenient));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The Fetch Standard's multipart/form-data parser (WPT `formdata-parsing`).
+    #[default]
+    Fetch,
+    /// RFC 7578 and RFC 2046 §5.1, without preamble or epilogue.
+    Strict,
+    /// busboy and ASP.NET Core: preamble, epilogue and transport padding allowed.
+    Lenient,
+}
+
+crate::profile_names!(body::multipart: Fetch => "fetch", Strict => "strict", Lenient => "lenient");
+
+/// Limits on what a body may make the reader (and the caller's buffer) hold or do; each
+/// error names the one it hit. The defaults are ASP.NET Core's `FormOptions` where it has
+/// one, except the boundary: RFC 2046 §5.1.1 says 70 bytes (ASP.NET allows 128), and a
+/// longer one is refused when the reader is made.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartLimits, MultipartReader};
+///
+/// let limits = MultipartLimits { max_parts: 1, ..MultipartLimits::default() };
+/// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b\r\n";
+/// let mut reader = MultipartReader::new(b"b", Default::default(), limits)?;
+/// let mut input: &[u8] = body;
+/// let err = loop {
+///     match reader.decode(input, true) {
+///         Ok(step) => input = &input[step.consumed..],
+///         Err(e) => break e,
+///     }
+/// };
+/// assert_eq!((err.kind, err.offset), (MultipartErrorKind::Limit(MultipartLimit::Parts), 53));
+/// assert_eq!(err.to_string(), "multipart body over max_parts at byte 53");
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MultipartLimits {
+    /// Parts in the body (`ValueCountLimit`, 1,024).
+    pub max_parts: usize,
+    /// Bytes of the boundary (RFC 2046 §5.1.1: 70; ASP.NET's `MultipartBoundaryLengthLimit`
+    /// is 128).
+    pub max_boundary_bytes: usize,
+    /// Header fields in one part (`MultipartHeadersCountLimit`, 16).
+    pub max_headers: usize,
+    /// Bytes of one part's header block, its final empty line and any transport padding
+    /// before it included (`MultipartHeadersLengthLimit`, 16 KiB): what the caller's buffer
+    /// may have to hold of an incomplete header block.
+    pub max_header_bytes: usize,
+    /// Bytes of one part without a filename: a form value (`ValueLengthLimit`, 4 MiB).
+    pub max_value_bytes: u64,
+    /// Bytes of the whole body, framing included (`MultipartBodyLengthLimit`, 128 MiB).
+    pub max_body_bytes: u64,
+    /// Bytes before the first delimiter ([`Profile::Lenient`]; the others allow none).
+    pub max_preamble_bytes: usize,
+    /// Bytes after the close delimiter ([`Profile::Lenient`]; [`Profile::Strict`] counts its
+    /// transport padding there; [`Profile::Fetch`] allows one CRLF).
+    pub max_epilogue_bytes: usize,
+}
+
+impl Default for MultipartLimits {
+    fn default() -> Self {
+        MultipartLimits {
+            max_parts: 1024,
+            max_boundary_bytes: 70,
+            max_headers: 16,
+            max_header_bytes: 16 * 1024,
+            max_value_bytes: 4 * 1024 * 1024,
+            max_body_bytes: 128 * 1024 * 1024,
+            max_preamble_bytes: 16 * 1024,
+            max_epilogue_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// The limit a body went over; see [`MultipartLimits`].
+///
+/// ```
+/// use reqparse::body::multipart::MultipartLimit;
+/// assert_eq!(MultipartLimit::HeaderBytes.name(), "max_header_bytes");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MultipartLimit {
+    /// [`MultipartLimits::max_parts`].
+    Parts,
+    /// [`MultipartLimits::max_boundary_bytes`].
+    BoundaryBytes,
+    /// [`MultipartLimits::max_headers`].
+    Headers,
+    /// [`MultipartLimits::max_header_bytes`].
+    HeaderBytes,
+    /// [`MultipartLimits::max_value_bytes`].
+    ValueBytes,
+    /// [`MultipartLimits::max_body_bytes`].
+    BodyBytes,
+    /// [`MultipartLimits::max_preamble_bytes`].
+    PreambleBytes,
+    /// [`MultipartLimits::max_epilogue_bytes`].
+    EpilogueBytes,
+}
+
+impl MultipartLimit {
+    /// The name of the [`MultipartLimits`] field.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartLimit;
+    /// assert_eq!(MultipartLimit::Parts.name(), "max_parts");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            MultipartLimit::Parts => "max_parts",
+            MultipartLimit::BoundaryBytes => "max_boundary_bytes",
+            MultipartLimit::Headers => "max_headers",
+            MultipartLimit::HeaderBytes => "max_header_bytes",
+            MultipartLimit::ValueBytes => "max_value_bytes",
+            MultipartLimit::BodyBytes => "max_body_bytes",
+            MultipartLimit::PreambleBytes => "max_preamble_bytes",
+            MultipartLimit::EpilogueBytes => "max_epilogue_bytes",
+        }
+    }
+}
+
+/// What was wrong with a body (or a boundary); see [`MultipartError`].
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
+/// let err = MultipartReader::new(b"", Default::default(), Default::default()).unwrap_err();
+/// assert_eq!(err.kind, MultipartErrorKind::InvalidBoundary);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MultipartErrorKind {
+    /// The boundary given to the reader is empty, holds CR or LF, or (Strict) is not RFC 2046
+    /// `bchars` ending in a non-space; the offset is into the boundary.
+    InvalidBoundary,
+    /// The body does not start with `--` and the boundary (Fetch and Strict: no preamble).
+    ExpectedBoundary,
+    /// A boundary followed by something else than `--` or (transport padding and) CRLF.
+    InvalidDelimiter,
+    /// A CR in a header block that is not part of a CRLF.
+    BareCr,
+    /// An LF in a header block not preceded by CR.
+    BareLf,
+    /// A header line that is not `name: value`.
+    InvalidHeader,
+    /// (Strict) A second `Content-Disposition` or `Content-Type` in one part.
+    DuplicateHeader,
+    /// A part without `Content-Disposition`.
+    MissingDisposition,
+    /// A `Content-Disposition` whose type is not `form-data`.
+    NotFormData,
+    /// A `Content-Disposition` without `name`.
+    MissingName,
+    /// A `Content-Disposition` the profile's parser refused, and why.
+    InvalidDisposition(DispositionErrorKind),
+    /// (Strict) A `Content-Transfer-Encoding` other than `7bit`, `8bit` or `binary`.
+    TransferEncoding,
+    /// Bytes after the close delimiter (Fetch and Strict: at most one CRLF).
+    AfterEnd,
+    /// The input ended before the close delimiter.
+    UnexpectedEnd,
+    /// A limit of [`MultipartLimits`] was reached.
+    Limit(MultipartLimit),
+}
+
+impl MultipartErrorKind {
+    /// The kind's name in every face (CLI, vectors): kebab-case, and `limit:` followed by the
+    /// limit's field name for [`MultipartErrorKind::Limit`].
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit};
+    /// assert_eq!(MultipartErrorKind::AfterEnd.name(), "after-end");
+    /// assert_eq!(MultipartErrorKind::Limit(MultipartLimit::Parts).name(), "limit:max_parts");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            MultipartErrorKind::InvalidBoundary => "invalid-boundary",
+            MultipartErrorKind::ExpectedBoundary => "expected-boundary",
+            MultipartErrorKind::InvalidDelimiter => "invalid-delimiter",
+            MultipartErrorKind::BareCr => "bare-cr",
+            MultipartErrorKind::BareLf => "bare-lf",
+            MultipartErrorKind::InvalidHeader => "invalid-header",
+            MultipartErrorKind::DuplicateHeader => "duplicate-header",
+            MultipartErrorKind::MissingDisposition => "missing-disposition",
+            MultipartErrorKind::NotFormData => "not-form-data",
+            MultipartErrorKind::MissingName => "missing-name",
+            MultipartErrorKind::InvalidDisposition(_) => "invalid-disposition",
+            MultipartErrorKind::TransferEncoding => "transfer-encoding",
+            MultipartErrorKind::AfterEnd => "after-end",
+            MultipartErrorKind::UnexpectedEnd => "unexpected-end",
+            MultipartErrorKind::Limit(limit) => match limit {
+                MultipartLimit::Parts => "limit:max_parts",
+                MultipartLimit::BoundaryBytes => "limit:max_boundary_bytes",
+                MultipartLimit::Headers => "limit:max_headers",
+                MultipartLimit::HeaderBytes => "limit:max_header_bytes",
+                MultipartLimit::ValueBytes => "limit:max_value_bytes",
+                MultipartLimit::BodyBytes => "limit:max_body_bytes",
+                MultipartLimit::PreambleBytes => "limit:max_preamble_bytes",
+                MultipartLimit::EpilogueBytes => "limit:max_epilogue_bytes",
+            },
+        }
+    }
+}
+
+/// An error in a body, with the byte offset (from the start of the body) where it was found.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// let err = reader.decode(b"preamble\r\n--b\r\n", true).unwrap_err();
+/// assert_eq!((err.kind, err.offset), (MultipartErrorKind::ExpectedBoundary, 0));
+/// assert_eq!(err.to_string(), "body does not start with the boundary at byte 0");
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MultipartError {
+    /// What was wrong.
+    pub kind: MultipartErrorKind,
+    /// Where, in bytes from the start of the body (of the boundary, for
+    /// [`MultipartErrorKind::InvalidBoundary`]).
+    pub offset: u64,
+}
+
+impl fmt::Display for MultipartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            MultipartErrorKind::InvalidBoundary => "invalid boundary",
+            MultipartErrorKind::ExpectedBoundary => "body does not start with the boundary",
+            MultipartErrorKind::InvalidDelimiter => "boundary not followed by -- or CRLF",
+            MultipartErrorKind::BareCr => "bare CR in a part's headers",
+            MultipartErrorKind::BareLf => "bare LF in a part's headers",
+            MultipartErrorKind::InvalidHeader => "invalid header field in a part",
+            MultipartErrorKind::DuplicateHeader => "repeated header field in a part",
+            MultipartErrorKind::MissingDisposition => "part without Content-Disposition",
+            MultipartErrorKind::NotFormData => "Content-Disposition type is not form-data",
+            MultipartErrorKind::MissingName => "Content-Disposition without a name",
+            MultipartErrorKind::InvalidDisposition(kind) => {
+                // The disposition parser's own words, at the body's offset.
+                let at = usize::try_from(self.offset).unwrap_or(usize::MAX);
+                let e = DispositionError { kind, offset: at };
+                return write!(f, "invalid Content-Disposition: {e}");
+            }
+            MultipartErrorKind::TransferEncoding => "unsupported Content-Transfer-Encoding",
+            MultipartErrorKind::AfterEnd => "bytes after the close delimiter",
+            MultipartErrorKind::UnexpectedEnd => "multipart body ended early",
+            MultipartErrorKind::Limit(limit) => {
+                let what = match limit {
+                    MultipartLimit::BoundaryBytes => "boundary",
+                    _ => "body",
+                };
+                return write!(
+                    f,
+                    "multipart {what} over {} at byte {}",
+                    limit.name(),
+                    self.offset
+                );
+            }
+        };
+        write!(f, "{what} at byte {}", self.offset)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MultipartError {}
+
+/// An event of a body, borrowing from the input that was fed.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// assert_eq!(reader.decode(b"--b--", true)?.event, Some(MultipartEvent::End));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultipartEvent<'a> {
+    /// A part begins: its header block, parsed.
+    Part(Part<'a>),
+    /// Bytes of the current part's data, in order (a part may come in many pieces).
+    Data(&'a [u8]),
+    /// The current part's data is over.
+    PartEnd,
+    /// The close delimiter (and whatever the profile allows after it) has been read and the
+    /// input has ended.
+    End,
+}
+
+/// A part's header block, parsed: borrowed from the input, nothing allocated.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"\r\nContent-Type: text/plain\r\n\r\n";
+/// let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+/// assert_eq!(part.name(), "a%22b"); // as written: no percent-decoding
+/// assert_eq!(part.content_type(), Some(&b"text/plain"[..]));
+/// assert!(part.filename().is_none());
+/// assert_eq!((part.index(), part.offset()), (0, 5));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part<'a> {
+    block: &'a [u8],
+    disposition: ContentDisposition<'a>,
+    name: Param<'a>,
+    content_type: Option<&'a [u8]>,
+    offset: u64,
+    index: usize,
+    profile: Profile,
+}
+
+impl<'a> Part<'a> {
+    /// The `name` parameter as text. [`Profile::Fetch`]: the bytes between the quotes as
+    /// written (no percent-decoding, `\` kept), as UTF-8 with invalid bytes replaced (the
+    /// Fetch Standard's "UTF-8 decode without BOM"); the other profiles: the disposition
+    /// parser's value (quoted-pairs unescaped; bytes that are not UTF-8 read as ISO-8859-1).
+    /// Borrowed unless something had to be replaced or unescaped.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartEvent, MultipartReader, Profile};
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=\"a\\b\"\r\n\r\n";
+    /// for (profile, name) in [(Profile::Fetch, "a\\b"), (Profile::Strict, "ab")] {
+    ///     let mut reader = MultipartReader::new(b"b", profile, Default::default())?;
+    ///     let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    ///     assert_eq!(part.name(), name);
+    /// }
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn name(&self) -> Cow<'a, str> {
+        match self.profile {
+            Profile::Fetch => String::from_utf8_lossy(self.name_bytes()),
+            Profile::Strict | Profile::Lenient => self.name.value(),
+        }
+    }
+
+    /// The `name` parameter's bytes as written, without its quotes (quoted-pairs not
+    /// unescaped).
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"caf\xc3\xa9\"\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.name_bytes(), "café".as_bytes());
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn name_bytes(&self) -> &'a [u8] {
+        unquote(self.name.raw_value_bytes())
+    }
+
+    /// The filename, when the part has one (a file): see [`Filename`] for its readings.
+    /// RFC 6266 §4.3: a `filename*` that decodes wins over `filename`.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=f; filename=\"../x.txt\"\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// let filename = part.filename().unwrap();
+    /// assert_eq!((filename.as_str(), filename.basename()), ("../x.txt", "x.txt"));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn filename(&self) -> Option<Filename<'a>> {
+        let value = self.disposition.filename()?;
+        let raw = self
+            .disposition
+            .find("filename")
+            .or_else(|| self.disposition.find("filename*"))
+            .map_or(&[][..], |p| unquote(p.raw_value_bytes()));
+        Some(Filename::new(value, raw))
+    }
+
+    /// The `Content-Type` value as sent, without surrounding whitespace; `None` when the part
+    /// has none (RFC 7578 §4.4: `text/plain` for a value, what the application decides for a
+    /// file).
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.content_type(), None);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn content_type(&self) -> Option<&'a [u8]> {
+        self.content_type
+    }
+
+    /// The parsed `Content-Disposition`, for its other parameters.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a; size=3\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.disposition().size(), Some(Ok(3)));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn disposition(&self) -> &ContentDisposition<'a> {
+        &self.disposition
+    }
+
+    /// The header fields as sent: `(name, value)` pairs, the value without surrounding
+    /// whitespace, in order.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\nX-Note:  hi \r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// let fields: Vec<_> = part.headers().collect();
+    /// assert_eq!(fields[1], (&b"X-Note"[..], &b"hi"[..]));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn headers(&self) -> Headers<'a> {
+        Headers {
+            rest: self.block,
+            at: 0,
+        }
+    }
+
+    /// The header block as sent, each line with its CRLF, without the empty line that ends
+    /// it.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.header_block(), b"Content-Disposition: form-data; name=a\r\n");
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn header_block(&self) -> &'a [u8] {
+        self.block
+    }
+
+    /// Where the header block starts, in bytes from the start of the body.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.offset(), 5);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The part's number, from 0.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.index(), 0);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// A quoted value without its quotes; anything else as it is.
+fn unquote(raw: &[u8]) -> &[u8] {
+    match raw {
+        [b'"', inner @ .., b'"'] => inner,
+        _ => raw,
+    }
+}
+
+/// The header fields of a [`Part`]; see [`Part::headers`].
+///
+/// ```
+/// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+/// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+/// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+/// assert_eq!(part.headers().count(), 1);
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Headers<'a> {
+    rest: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Iterator for Headers<'a> {
+    type Item = (&'a [u8], &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (_, line, next) = next_line(self.rest, self.at)?;
+        self.at = next;
+        // Every line was checked when the block was read: it has a colon.
+        let colon = memchr::memchr(b':', line).unwrap_or(line.len());
+        let name = trim(slice(line, ..colon));
+        let value = trim(slice(line, (colon + 1).min(line.len())..));
+        Some((name, value))
+    }
+}
+
+/// The line of `block` that starts at `at`, without its CRLF: `(start, line, next start)`.
+fn next_line(block: &[u8], at: usize) -> Option<(usize, &[u8], usize)> {
+    let rest = block.get(at..).filter(|r| !r.is_empty())?;
+    let lf = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let end = if lf > 0 && rest.get(lf - 1) == Some(&b'\r') {
+        lf - 1
+    } else {
+        lf
+    };
+    Some((at, slice(rest, ..end), at + lf + 1))
+}
+
+/// SP and HTAB.
+const WS: u8 = 1;
+/// `tchar` (RFC 9110 §5.6.2): what a field name is made of.
+const TOKEN: u8 = 2;
+/// `field-vchar`, SP and HTAB: what a field value holds (RFC 9110 §5.5), for Strict.
+const FIELD: u8 = 4;
+/// RFC 2046 §5.1.1 `bchars`: what a boundary is made of, for Strict.
+const BCHAR: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    // SP HTAB
+    set(&mut t, b" \t", WS);
+    // tchar: ALPHA / DIGIT and !#$%&'*+-.^_`|~
+    set_range(&mut t, b'a', b'z', TOKEN);
+    set_range(&mut t, b'A', b'Z', TOKEN);
+    set_range(&mut t, b'0', b'9', TOKEN);
+    set(&mut t, b"!#$%&'*+-.^_`|~", TOKEN);
+    // field value bytes: HTAB / SP / VCHAR / obs-text
+    set(&mut t, b"\t ", FIELD);
+    set_range(&mut t, 0x21, 0x7E, FIELD);
+    set_range(&mut t, 0x80, 0xFF, FIELD);
+    // bchars: DIGIT / ALPHA / ' ( ) + _ , - . / : = ? and SP
+    set_range(&mut t, b'0', b'9', BCHAR);
+    set_range(&mut t, b'a', b'z', BCHAR);
+    set_range(&mut t, b'A', b'Z', BCHAR);
+    set(&mut t, b"'()+_,-./:=? ", BCHAR);
+    t
+};
+
+fn is(b: u8, class: u8) -> bool {
+    CLASS[usize::from(b)] & class != 0
+}
+
+/// `bytes` without leading and trailing SP and HTAB.
+fn trim(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .position(|&b| !is(b, WS))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is(b, WS))
+        .map_or(start, |i| i + 1);
+    slice(bytes, start..end)
+}
+
+/// Where the reader is in the body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// At the start of the body: the first delimiter has no CRLF before it.
+    Start,
+    /// (Lenient) In the preamble, looking for the first delimiter.
+    Preamble,
+    /// Just after a boundary, and `padding` bytes of transport padding after it.
+    AfterBoundary { padding: usize },
+    /// In a part's header block: the current line starts at `line` in the input fed (the
+    /// lines before it are checked), `lines` fields so far, `padding` bytes of transport
+    /// padding before the block (they count against the header limit).
+    Headers {
+        line: usize,
+        lines: usize,
+        padding: usize,
+    },
+    /// In a part's data.
+    Data,
+    /// After the close delimiter.
+    Close,
+    /// (Fetch, Strict) After the CRLF that may follow the close delimiter: nothing else.
+    Closed,
+    /// The end has been handed out.
+    Done,
+}
+
+/// What a state's step did: bytes used and maybe an event.
+type Moved<'a> = (usize, Option<MultipartEvent<'a>>);
+
+/// The sans-io reader of a multipart/form-data body (see the [module documentation](self)
+/// and [`Step`] for the protocol).
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+///
+/// // A read that ends inside a delimiter: the bytes that may begin it are held back.
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\nhi\r\n-";
+/// let mut input: &[u8] = body;
+/// let mut data = Vec::new();
+/// loop {
+///     let step = reader.decode(input, false)?;
+///     input = &input[step.consumed..];
+///     match step.event {
+///         Some(MultipartEvent::Data(d)) => data.extend_from_slice(d),
+///         None => break,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!((data.as_slice(), input), (&b"hi"[..], &b"\r\n-"[..]));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct MultipartReader {
+    /// `CRLF--boundary`, found in the data.
+    finder: Finder<'static>,
+    profile: Profile,
+    limits: MultipartLimits,
+    state: State,
+    /// Bytes consumed so far: the offset of the next byte fed.
+    position: u64,
+    parts: usize,
+    /// Data bytes of the current part, and whether it is a value (no filename).
+    part_bytes: u64,
+    value_part: bool,
+    /// Preamble or epilogue bytes consumed so far.
+    outside: usize,
+}
+
+impl MultipartReader {
+    /// A reader at the start of a body whose boundary (the `boundary` parameter of its
+    /// `Content-Type`, unquoted) is `boundary`. Builds the delimiter's searcher once: the
+    /// only allocation the reader makes.
+    ///
+    /// # Errors
+    /// [`MultipartErrorKind::InvalidBoundary`] for an empty boundary, one holding CR or LF,
+    /// or (Strict) one that is not RFC 2046 `bchars` or ends with a space; over
+    /// [`MultipartLimits::max_boundary_bytes`], that limit.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartReader, Profile};
+    /// assert!(MultipartReader::new(b"----WebKitFormBoundaryx1", Profile::Strict, Default::default()).is_ok());
+    /// let err = MultipartReader::new(b"a b ", Profile::Strict, Default::default()).unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::InvalidBoundary, 3));
+    /// let long = [b'x'; 71];
+    /// let err = MultipartReader::new(&long, Profile::Fetch, Default::default()).unwrap_err();
+    /// assert_eq!(err.kind, MultipartErrorKind::Limit(MultipartLimit::BoundaryBytes));
+    /// ```
+    pub fn new(
+        boundary: &[u8],
+        profile: Profile,
+        limits: MultipartLimits,
+    ) -> Result<Self, MultipartError> {
+        check_boundary(boundary, profile, limits.max_boundary_bytes)?;
+        let mut delimiter = alloc::vec::Vec::with_capacity(boundary.len() + 4);
+        delimiter.extend_from_slice(b"\r\n--");
+        delimiter.extend_from_slice(boundary);
+        Ok(MultipartReader {
+            finder: Finder::new(&delimiter).into_owned(),
+            profile,
+            limits,
+            state: State::Start,
+            position: 0,
+            parts: 0,
+            part_bytes: 0,
+            value_part: false,
+            outside: 0,
+        })
+    }
+
+    /// The profile the body is read by.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartReader, Profile};
+    /// let reader = MultipartReader::new(b"b", Profile::Lenient, Default::default())?;
+    /// assert_eq!(reader.profile(), Profile::Lenient);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// How many bytes have been consumed so far: the offset in the body of the next byte fed.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// reader.decode(b"--b\r\n", false)?;
+    /// assert_eq!(reader.position(), 5);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// How many parts have begun so far.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// assert_eq!(reader.parts(), 0);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn parts(&self) -> usize {
+        self.parts
+    }
+
+    /// Whether [`MultipartEvent::End`] has been handed out.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// reader.decode(b"--b--\r\n", true)?;
+    /// assert!(reader.is_done());
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// Reads from `input` (the bytes that follow what was consumed so far) up to the next
+    /// event; `eof` says that no byte follows `input`. Bytes not consumed (what may begin a
+    /// delimiter, or an incomplete header block) must be fed again with what arrives next.
+    /// An error is final: the body is not to be read on.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let err = reader.decode(b"--b--\r\nepilogue", true).unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 7));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn decode<'a>(
+        &mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<Step<MultipartEvent<'a>>, MultipartError> {
+        let mut consumed = 0;
+        loop {
+            let rest = slice(input, consumed..);
+            let before = self.state;
+            let (used, event) = match self.state {
+                State::Start => self.start(rest, eof)?,
+                State::Preamble => self.preamble(rest)?,
+                State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
+                State::Headers {
+                    line,
+                    lines,
+                    padding,
+                } => self.headers(rest, line, lines, padding)?,
+                State::Data => self.data(rest)?,
+                State::Close | State::Closed => self.close(rest, eof)?,
+                State::Done => (0, Some(MultipartEvent::End)),
+            };
+            if used as u64 > self.limits.max_body_bytes - self.position {
+                return Err(self.limit_at(
+                    (self.limits.max_body_bytes - self.position) as usize,
+                    MultipartLimit::BodyBytes,
+                ));
+            }
+            self.position += used as u64;
+            consumed += used;
+            if event.is_some() {
+                return Ok(Step { consumed, event });
+            }
+            if used == 0 && self.state == before {
+                if eof {
+                    return Err(self.error_at(rest.len(), MultipartErrorKind::UnexpectedEnd));
+                }
+                return Ok(Step {
+                    consumed,
+                    event: None,
+                });
+            }
+        }
+    }
+
+    /// An error at `offset` bytes past the current position.
+    fn error_at(&self, offset: usize, kind: MultipartErrorKind) -> MultipartError {
+        MultipartError {
+            kind,
+            offset: self.position + offset as u64,
+        }
+    }
+
+    fn limit_at(&self, offset: usize, limit: MultipartLimit) -> MultipartError {
+        self.error_at(offset, MultipartErrorKind::Limit(limit))
+    }
+
+    fn delimiter(&self) -> &[u8] {
+        self.finder.needle()
+    }
+
+    /// The first `--boundary`, at the very start of the body.
+    fn start<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
+        let dash = slice(self.delimiter(), 2..);
+        let n = rest.len().min(dash.len());
+        let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
+        let whole = n == dash.len();
+        match mismatch {
+            None if whole => {
+                self.state = State::AfterBoundary { padding: 0 };
+                Ok((n, None))
+            }
+            // A prefix of `--boundary` so far.
+            None if !eof => Ok((0, None)),
+            _ if self.profile == Profile::Lenient => {
+                self.state = State::Preamble;
+                Ok((0, None))
+            }
+            Some(at) => Err(self.error_at(at, MultipartErrorKind::ExpectedBoundary)),
+            None => Err(self.error_at(n, MultipartErrorKind::ExpectedBoundary)),
+        }
+    }
+
+    /// (Lenient) Skips the preamble up to the first `CRLF--boundary`.
+    fn preamble<'a>(&mut self, rest: &[u8]) -> Result<Moved<'a>, MultipartError> {
+        let (skip, found) = match self.finder.find(rest) {
+            Some(at) => (at, true),
+            None => (
+                rest.len() - partial_delimiter(rest, self.delimiter()),
+                false,
+            ),
+        };
+        let budget = self.limits.max_preamble_bytes - self.outside;
+        if skip > budget {
+            return Err(self.limit_at(budget, MultipartLimit::PreambleBytes));
+        }
+        self.outside += skip;
+        if !found {
+            return Ok((skip, None));
+        }
+        self.outside = 0;
+        self.state = State::AfterBoundary { padding: 0 };
+        Ok((skip + self.delimiter().len(), None))
+    }
+
+    /// After a boundary: `--` (the close delimiter), or transport padding and CRLF (a part).
+    fn after_boundary<'a>(
+        &mut self,
+        rest: &[u8],
+        padding: usize,
+    ) -> Result<Moved<'a>, MultipartError> {
+        let invalid = |at| Err(self.error_at(at, MultipartErrorKind::InvalidDelimiter));
+        match rest {
+            [] | [b'-'] | [b'\r'] => Ok((0, None)),
+            [b'-', b'-', ..] if padding == 0 => {
+                self.state = State::Close;
+                Ok((2, None))
+            }
+            [b'\r', b'\n', ..] => {
+                if self.parts == self.limits.max_parts {
+                    return Err(self.limit_at(0, MultipartLimit::Parts));
+                }
+                self.state = State::Headers {
+                    line: 0,
+                    lines: 0,
+                    padding,
+                };
+                Ok((2, None))
+            }
+            [b' ' | b'\t', ..] if self.profile != Profile::Fetch => {
+                // Transport padding (RFC 2046 §5.1.1): it counts against the header limit
+                // of the part that follows, so it cannot run on unbounded.
+                let n = rest.iter().take_while(|&&b| is(b, WS)).count();
+                let budget = self.limits.max_header_bytes.saturating_sub(padding);
+                if n > budget {
+                    return Err(self.limit_at(budget, MultipartLimit::HeaderBytes));
+                }
+                self.state = State::AfterBoundary {
+                    padding: padding + n,
+                };
+                Ok((n, None))
+            }
+            [b'\r', _, ..] => invalid(1),
+            _ => invalid(0),
+        }
+    }
+
+    /// A part's header block: checks each line as it completes and hands out the part when
+    /// the empty line arrives.
+    fn headers<'a>(
+        &mut self,
+        rest: &'a [u8],
+        mut line: usize,
+        mut lines: usize,
+        padding: usize,
+    ) -> Result<Moved<'a>, MultipartError> {
+        let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
+        let body_budget = self.limits.max_body_bytes - self.position;
+        let (window, limit) = if (header_budget as u64) <= body_budget {
+            (header_budget, MultipartLimit::HeaderBytes)
+        } else {
+            // Smaller than a usize header budget, so it fits.
+            (body_budget as usize, MultipartLimit::BodyBytes)
+        };
+        let seen = slice(rest, ..rest.len().min(window));
+        loop {
+            let Some(lf) = memchr::memchr(b'\n', slice(seen, line..)).map(|i| line + i) else {
+                if rest.len() >= window {
+                    return Err(self.limit_at(window, limit));
+                }
+                self.state = State::Headers {
+                    line,
+                    lines,
+                    padding,
+                };
+                return Ok((0, None));
+            };
+            if lf == line || seen.get(lf - 1) != Some(&b'\r') {
+                return Err(self.error_at(lf, MultipartErrorKind::BareLf));
+            }
+            let text = slice(seen, line..lf - 1);
+            if let Some(cr) = memchr::memchr(b'\r', text) {
+                return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
+            }
+            if text.is_empty() {
+                let part = self.part(slice(rest, ..line))?;
+                self.state = State::Data;
+                return Ok((lf + 1, Some(MultipartEvent::Part(part))));
+            }
+            if lines == self.limits.max_headers {
+                return Err(self.limit_at(line, MultipartLimit::Headers));
+            }
+            if let Err(at) = check_field(text, self.profile) {
+                return Err(self.error_at(line + at, MultipartErrorKind::InvalidHeader));
+            }
+            lines += 1;
+            line = lf + 1;
+        }
+    }
+
+    /// The part whose (checked) header block is `block`.
+    fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
+        let mut found: Option<(ContentDisposition<'a>, usize)> = None;
+        let mut content_type = None;
+        let mut at = 0;
+        while let Some((start, line, next)) = next_line(block, at) {
+            at = next;
+            let colon = memchr::memchr(b':', line).unwrap_or(line.len());
+            let name = trim(slice(line, ..colon));
+            let value_at = start + colon + 1;
+            let raw = slice(line, (colon + 1).min(line.len())..);
+            let lead = raw.iter().take_while(|&&b| is(b, WS)).count();
+            let value = trim(raw);
+            let value_at = value_at + lead;
+            let strict = self.profile == Profile::Strict;
+            if name.eq_ignore_ascii_case(b"content-disposition") {
+                if strict && found.is_some() {
+                    return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
+                }
+                let parsed = match self.profile {
+                    Profile::Fetch => ContentDisposition::parse_form_data(value),
+                    Profile::Strict => {
+                        ContentDisposition::parse(value, disposition::Profile::Strict)
+                    }
+                    Profile::Lenient => {
+                        ContentDisposition::parse(value, disposition::Profile::DotNet)
+                    }
+                };
+                let cd = parsed.map_err(|e| {
+                    self.error_at(
+                        value_at + e.offset,
+                        MultipartErrorKind::InvalidDisposition(e.kind),
+                    )
+                })?;
+                found = Some((cd, value_at));
+            } else if name.eq_ignore_ascii_case(b"content-type") {
+                if strict && content_type.is_some() {
+                    return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
+                }
+                content_type = Some(value);
+            } else if strict
+                && name.eq_ignore_ascii_case(b"content-transfer-encoding")
+                && ![&b"7bit"[..], b"8bit", b"binary"]
+                    .iter()
+                    .any(|e| value.eq_ignore_ascii_case(e))
+            {
+                return Err(self.error_at(value_at, MultipartErrorKind::TransferEncoding));
+            }
+        }
+        let Some((disposition, cd_at)) = found else {
+            return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
+        };
+        if !disposition
+            .disposition_type()
+            .eq_ignore_ascii_case("form-data")
+        {
+            return Err(self.error_at(cd_at, MultipartErrorKind::NotFormData));
+        }
+        let Some(name) = disposition.find("name") else {
+            return Err(self.error_at(cd_at, MultipartErrorKind::MissingName));
+        };
+        let part = Part {
+            block,
+            disposition,
+            name,
+            content_type,
+            offset: self.position,
+            index: self.parts,
+            profile: self.profile,
+        };
+        self.parts += 1;
+        self.part_bytes = 0;
+        self.value_part = disposition.filename().is_none();
+        Ok(part)
+    }
+
+    /// A part's data up to the next delimiter; the bytes that may begin one are held back.
+    fn data<'a>(&mut self, rest: &'a [u8]) -> Result<Moved<'a>, MultipartError> {
+        // The delimiter right here (the usual case after a piece of data that ended at it):
+        // no search, which for a small part costs more than the part.
+        if rest.starts_with(self.delimiter()) {
+            self.state = State::AfterBoundary { padding: 0 };
+            return Ok((self.delimiter().len(), Some(MultipartEvent::PartEnd)));
+        }
+        let found = self.find_delimiter(rest);
+        let mut take = match found {
+            Some(at) => at,
+            None => rest.len() - partial_delimiter(rest, self.delimiter()),
+        };
+        if take == 0 {
+            return Ok((0, None));
+        }
+        // Hand out what the limits allow; the next call refuses the byte past them, so every
+        // split gives the same data before the same error.
+        let body_budget = self.limits.max_body_bytes - self.position;
+        let mut limit = MultipartLimit::BodyBytes;
+        let mut budget = body_budget;
+        if self.value_part {
+            let value_budget =
+                self.limits.max_value_bytes - self.part_bytes.min(self.limits.max_value_bytes);
+            if value_budget < budget {
+                (budget, limit) = (value_budget, MultipartLimit::ValueBytes);
+            }
+        }
+        if budget == 0 {
+            return Err(self.limit_at(0, limit));
+        }
+        take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
+        self.part_bytes += take as u64;
+        Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
+    }
+
+    /// The first delimiter in `rest`. A delimiter starts with its only CR, so the first CR
+    /// is looked at before searching: a small part's data ends at it, and a search costs
+    /// more than such a part; when it does not start the delimiter, the search starts after it.
+    fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
+        let near = slice(rest, ..rest.len().min(256));
+        let Some(cr) = memchr::memchr(b'\r', near) else {
+            return self
+                .finder
+                .find(slice(rest, near.len()..))
+                .map(|at| near.len() + at);
+        };
+        if slice(rest, cr..).starts_with(self.delimiter()) {
+            return Some(cr);
+        }
+        self.finder
+            .find(slice(rest, cr + 1..))
+            .map(|at| cr + 1 + at)
+    }
+
+    /// After the close delimiter: what the profile allows, then the end of the input.
+    fn close<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
+        if rest.is_empty() {
+            if eof {
+                self.state = State::Done;
+                return Ok((0, Some(MultipartEvent::End)));
+            }
+            return Ok((0, None));
+        }
+        let after_end = |at| Err(self.error_at(at, MultipartErrorKind::AfterEnd));
+        if self.profile == Profile::Lenient {
+            // The epilogue: read and dropped, up to its limit.
+            let budget = self.limits.max_epilogue_bytes - self.outside;
+            if rest.len() > budget {
+                return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
+            }
+            self.outside += rest.len();
+            return Ok((rest.len(), None));
+        }
+        if self.state == State::Closed {
+            return after_end(0);
+        }
+        if self.profile == Profile::Strict && rest.first().is_some_and(|&b| is(b, WS)) {
+            // Transport padding, counted against the epilogue limit.
+            let n = rest.iter().take_while(|&&b| is(b, WS)).count();
+            let budget = self.limits.max_epilogue_bytes - self.outside;
+            if n > budget {
+                return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
+            }
+            self.outside += n;
+            return Ok((n, None));
+        }
+        match rest {
+            [b'\r'] => Ok((0, None)),
+            [b'\r', b'\n', ..] => {
+                self.state = State::Closed;
+                Ok((2, None))
+            }
+            [b'\r', ..] => after_end(1),
+            _ => after_end(0),
+        }
+    }
+}
+
+/// How many bytes at the end of `rest` could begin `delimiter` (which starts with its only
+/// CR, so only the last CR of the tail can start such a suffix).
+fn partial_delimiter(rest: &[u8], delimiter: &[u8]) -> usize {
+    let from = rest.len().saturating_sub(delimiter.len() - 1);
+    let Some(cr) = memchr::memrchr(b'\r', slice(rest, from..)) else {
+        return 0;
+    };
+    let tail = slice(rest, from + cr..);
+    if delimiter.starts_with(tail) {
+        tail.len()
+    } else {
+        0
+    }
+}
+
+/// A boundary the profile accepts, within the limit.
+fn check_boundary(boundary: &[u8], profile: Profile, max: usize) -> Result<(), MultipartError> {
+    let invalid = |at: usize| MultipartError {
+        kind: MultipartErrorKind::InvalidBoundary,
+        offset: at as u64,
+    };
+    if boundary.is_empty() {
+        return Err(invalid(0));
+    }
+    if boundary.len() > max {
+        return Err(MultipartError {
+            kind: MultipartErrorKind::Limit(MultipartLimit::BoundaryBytes),
+            offset: max as u64,
+        });
+    }
+    let bad = match profile {
+        Profile::Strict => boundary
+            .iter()
+            .position(|&b| !is(b, BCHAR))
+            .or_else(|| (boundary.last() == Some(&b' ')).then_some(boundary.len() - 1)),
+        Profile::Fetch | Profile::Lenient => memchr::memchr2(b'\r', b'\n', boundary),
+    };
+    match bad {
+        Some(at) => Err(invalid(at)),
+        None => Ok(()),
+    }
+}
+
+/// Checks one header line (without its CRLF); `Err` has the offset of the offending byte.
+/// Fetch and Lenient: a token name between optional whitespace, `:`, anything but CR and LF
+/// (the Fetch Standard's "parse multipart/form-data headers"). Strict: RFC 9110 §5: no
+/// whitespace around the name, a value of field-vchar, SP and HTAB.
+fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
+    if profile == Profile::Strict {
+        // A token right up to the colon: a line starting with whitespace is obs-fold.
+        let colon = line
+            .iter()
+            .position(|&b| !is(b, TOKEN))
+            .unwrap_or(line.len());
+        if colon == 0 || line.get(colon) != Some(&b':') {
+            return Err(colon);
+        }
+        return match slice(line, colon + 1..).iter().position(|&b| !is(b, FIELD)) {
+            Some(i) => Err(colon + 1 + i),
+            None => Ok(()),
+        };
+    }
+    let colon = memchr::memchr(b':', line).ok_or(line.len())?;
+    let name = slice(line, ..colon);
+    let start = name.iter().position(|&b| !is(b, WS)).unwrap_or(colon);
+    let end = name
+        .iter()
+        .rposition(|&b| !is(b, WS))
+        .map_or(start, |i| i + 1);
+    if start == end {
+        return Err(start);
+    }
+    match slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
+        Some(i) => Err(start + i),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_rows() {
+        assert!(is(b' ', WS) && is(b'\t', WS) && !is(b'\r', WS));
+        assert!(is(b'~', TOKEN) && !is(b':', TOKEN) && !is(b' ', TOKEN));
+        assert!(is(0xE9, FIELD) && !is(0x7F, FIELD) && !is(0, FIELD));
+        assert!(is(b'?', BCHAR) && is(b' ', BCHAR) && !is(b'"', BCHAR) && !is(b'@', BCHAR));
+    }
+
+    #[test]
+    fn partial_delimiters() {
+        let d = b"\r\n--ab";
+        assert_eq!(partial_delimiter(b"xyz", d), 0);
+        assert_eq!(partial_delimiter(b"xyz\r", d), 1);
+        assert_eq!(partial_delimiter(b"xyz\r\n--a", d), 5);
+        assert_eq!(partial_delimiter(b"\r\n--a\r", d), 1);
+        assert_eq!(partial_delimiter(b"xyz\r\n-x", d), 0);
+        assert_eq!(partial_delimiter(b"", d), 0);
+    }
+
+    #[test]
+    fn delimiters_near_and_far() {
+        let reader = MultipartReader::new(b"ab", Profile::Fetch, MultipartLimits::default());
+        let reader = reader.unwrap_or_else(|e| panic!("{e}"));
+        for (prefix, cr_at) in [
+            (0, None),
+            (10, None),
+            (300, None),
+            (10, Some(5)),
+            (300, Some(299)),
+        ] {
+            let mut data = alloc::vec![b'x'; prefix];
+            if let Some(at) = cr_at {
+                data[at] = b'\r';
+            }
+            data.extend_from_slice(b"\r\n--ab\r\n--ab");
+            assert_eq!(
+                reader.find_delimiter(&data),
+                Some(prefix),
+                "{prefix} {cr_at:?}"
+            );
+            assert_eq!(reader.find_delimiter(&data[..prefix + 5]), None);
+        }
+    }
+
+    #[test]
+    fn fields() {
+        assert_eq!(check_field(b"A: b", Profile::Strict), Ok(()));
+        assert_eq!(check_field(b" A : b", Profile::Fetch), Ok(()));
+        assert_eq!(check_field(b"A : b", Profile::Strict), Err(1));
+        assert_eq!(check_field(b"A: b\0", Profile::Strict), Err(4));
+        assert_eq!(check_field(b"A: b\0", Profile::Fetch), Ok(()));
+        assert_eq!(check_field(b"no colon", Profile::Fetch), Err(8));
+        assert_eq!(check_field(b": v", Profile::Lenient), Err(0));
+        assert_eq!(check_field(b"a\"b: v", Profile::Lenient), Err(1));
+    }
+
+    #[test]
+    fn boundaries() {
+        let ok = |b: &[u8], p| check_boundary(b, p, 70).map_err(|e| (e.kind, e.offset));
+        assert_eq!(ok(b"simple boundary", Profile::Strict), Ok(()));
+        assert_eq!(
+            ok(b"a@b", Profile::Strict),
+            Err((MultipartErrorKind::InvalidBoundary, 1))
+        );
+        assert_eq!(ok(b"a@b", Profile::Fetch), Ok(()));
+        assert_eq!(
+            ok(b"a\rb", Profile::Lenient),
+            Err((MultipartErrorKind::InvalidBoundary, 1))
+        );
+    }
+}

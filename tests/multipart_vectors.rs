@@ -1,0 +1,341 @@
+//! The multipart/form-data reader against `tests/vectors/multipart.json`, whole, split into
+//! two reads at every point and one byte at a time; property tests of split invariance and
+//! of `parse(write(parts)) == parts`; the allocation count of the data path.
+
+mod support;
+
+use proptest::prelude::*;
+use reqparse::body::multipart::{
+    write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WriteError, WritePart,
+};
+use serde_json::{json, Value};
+use support::vectors;
+
+#[global_allocator]
+static GLOBAL: support::alloc::Counting = support::alloc::Counting;
+
+/// One part as the tests compare it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PartOut {
+    name: String,
+    filename: Option<String>,
+    content_type: Option<Vec<u8>>,
+    data: Vec<u8>,
+}
+
+/// What a body read to: its parts (the last one perhaps cut short by the error) and the
+/// error, as `(kind name, offset)`.
+#[derive(Debug, PartialEq, Eq)]
+struct Outcome {
+    parts: Vec<PartOut>,
+    error: Option<(&'static str, u64)>,
+}
+
+/// Feeds `reads` in turn as a caller would: bytes not consumed stay at the front of its
+/// buffer, and the reader may hold back only what its contract says.
+fn decode(reads: &[&[u8]], boundary: &[u8], profile: Profile, limits: MultipartLimits) -> Outcome {
+    let mut out = Outcome {
+        parts: Vec::new(),
+        error: None,
+    };
+    let mut reader = match MultipartReader::new(boundary, profile, limits) {
+        Ok(reader) => reader,
+        Err(e) => {
+            out.error = Some((e.kind.name(), e.offset));
+            return out;
+        }
+    };
+    let delimiter = boundary.len() + 4;
+    let mut pending = Vec::new();
+    let mut in_data = false;
+    for (i, read) in reads.iter().enumerate() {
+        pending.extend_from_slice(read);
+        let eof = i + 1 == reads.len();
+        loop {
+            let step = match reader.decode(&pending, eof) {
+                Ok(step) => step,
+                Err(e) => {
+                    out.error = Some((e.kind.name(), e.offset));
+                    return out;
+                }
+            };
+            let mut end = false;
+            match step.event {
+                Some(MultipartEvent::Part(p)) => {
+                    in_data = true;
+                    out.parts.push(PartOut {
+                        name: p.name().into_owned(),
+                        filename: p.filename().map(|f| f.as_str().to_owned()),
+                        content_type: p.content_type().map(<[u8]>::to_vec),
+                        data: Vec::new(),
+                    });
+                }
+                Some(MultipartEvent::Data(d)) => {
+                    assert!(in_data && !d.is_empty(), "data outside a part, or empty");
+                    out.parts.last_mut().unwrap().data.extend_from_slice(d);
+                }
+                Some(MultipartEvent::PartEnd) => in_data = false,
+                Some(MultipartEvent::End) => end = true,
+                None => {
+                    pending.drain(..step.consumed);
+                    let cap = if in_data {
+                        delimiter
+                    } else {
+                        limits.max_header_bytes.max(delimiter)
+                    };
+                    assert!(pending.len() < cap, "held {} bytes", pending.len());
+                    assert!(!eof, "no event at the end of the input");
+                    break;
+                }
+            }
+            pending.drain(..step.consumed);
+            if end {
+                assert!(pending.is_empty() && eof, "End before the end of the input");
+                return out;
+            }
+        }
+    }
+    unreachable!("the last read has eof set")
+}
+
+fn limits(case: &Value) -> MultipartLimits {
+    limits_from!(
+        case,
+        MultipartLimits::default(),
+        max_parts,
+        max_boundary_bytes,
+        max_headers,
+        max_header_bytes,
+        max_value_bytes,
+        max_body_bytes,
+        max_preamble_bytes,
+        max_epilogue_bytes,
+    )
+}
+
+/// The case's profiles: `profiles` (names), the default when absent.
+fn profiles(case: &Value) -> Vec<Profile> {
+    match case.get("profiles").and_then(Value::as_array) {
+        None => vec![Profile::default()],
+        Some(names) => names
+            .iter()
+            .map(|n| n.as_str().and_then(|n| n.parse().ok()))
+            .map(|p| p.unwrap_or_else(|| panic!("profiles in {case}")))
+            .collect(),
+    }
+}
+
+/// The outcome as the vectors write it.
+fn shape(o: &Outcome) -> Value {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    if let Some((kind, offset)) = o.error {
+        return json!({"error": {"kind": kind, "offset": offset}});
+    }
+    let parts: Vec<Value> = o
+        .parts
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "filename": p.filename,
+                "content_type": p.content_type.as_deref().map(text),
+                "data": text(&p.data),
+            })
+        })
+        .collect();
+    json!({"parts": parts})
+}
+
+fn expected(case: &Value) -> Value {
+    match case.get("expect_error") {
+        Some(e) => json!({"error": e}),
+        None => json!({"parts": case["expect"]}),
+    }
+}
+
+#[test]
+fn vectors_whole_and_split() {
+    vectors::run("multipart.json", 60, |case, failures| {
+        let source = vectors::required(case, "source");
+        let boundary = vectors::required(case, "boundary").as_bytes();
+        let input = vectors::input_bytes(case);
+        let limits = limits(case);
+        let want = expected(case);
+        for profile in profiles(case) {
+            let whole = decode(&[&input], boundary, profile, limits);
+            if shape(&whole) != want {
+                failures.push(format!(
+                    "{source} [{profile}]: got {} want {want}",
+                    shape(&whole)
+                ));
+                continue;
+            }
+            // Every split into two reads, and one byte at a time: the same outcome.
+            for at in 0..=input.len() {
+                let (a, b) = input.split_at(at);
+                let split = decode(&[a, b], boundary, profile, limits);
+                if split != whole {
+                    failures.push(format!("{source} [{profile}]: split at {at}: {split:?}"));
+                    break;
+                }
+            }
+            let mut bytes: Vec<&[u8]> = input.chunks(1).collect();
+            bytes.push(b"");
+            if decode(&bytes, boundary, profile, limits) != whole {
+                failures.push(format!("{source} [{profile}]: one byte at a time differs"));
+            }
+        }
+    });
+}
+
+#[test]
+fn data_path_allocates_nothing() {
+    let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHoliday\r\n\
+        --XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\n\
+        Content-Type: image/jpeg\r\n\r\n\xff\xd8\r\n--X\xff\xe0\r\n--XyZ--\r\n";
+    for profile in Profile::ALL {
+        let mut reader = MultipartReader::new(b"XyZ", profile, MultipartLimits::default()).unwrap();
+        // Reads of 7 bytes into a fixed buffer, as a caller with a small buffer makes them.
+        let (n, events) = support::alloc::count(|| {
+            let mut buf = [0u8; 256];
+            let (mut fed, mut held, mut events) = (0, 0, 0);
+            loop {
+                let take = (body.len() - fed).min(7);
+                buf[held..held + take].copy_from_slice(&body[fed..fed + take]);
+                fed += take;
+                let (mut start, end) = (0, held + take);
+                loop {
+                    let step = reader.decode(&buf[start..end], fed == body.len()).unwrap();
+                    start += step.consumed;
+                    match step.event {
+                        Some(MultipartEvent::Part(p)) => {
+                            assert!(!p.name().is_empty());
+                            events += p.filename().map_or(1, |f| f.basename().len());
+                        }
+                        Some(MultipartEvent::End) => return events,
+                        Some(_) => events += 1,
+                        None => break,
+                    }
+                }
+                buf.copy_within(start..end, 0);
+                held = end - start;
+            }
+        });
+        assert_eq!(n, 0, "{profile}: {n} allocations");
+        assert!(events >= 10, "{profile}: {events} events");
+    }
+}
+
+/// A boundary of RFC 2046 bchars, not ending in a space.
+fn boundary() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9'()+_,./:=?-]([A-Za-z0-9'()+_,./:=? -]{0,20}[A-Za-z0-9'()+_,./:=?-])?"
+}
+
+/// Parts every profile reads back the same: names and filenames without `"`, `\` or
+/// control characters.
+fn parts(text: &'static str) -> impl Strategy<Value = Vec<PartOut>> {
+    let part = (
+        text,
+        prop::option::of(text),
+        prop::option::of("[!-~]([ -~]{0,10}[!-~])?"),
+        prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..48),
+            // Long and dense in the delimiter's bytes: near misses, CRs far from the start.
+            prop::collection::vec(prop::sample::select(b"\r\n-xa0".to_vec()), 0..600),
+        ],
+    )
+        .prop_map(|(name, filename, content_type, data)| PartOut {
+            name,
+            filename,
+            content_type: content_type.map(String::into_bytes),
+            data,
+        });
+    prop::collection::vec(part, 0..5)
+}
+
+/// Writes `parts`; `None` when the data happens to hold the delimiter.
+fn written(boundary: &str, parts: &[PartOut]) -> Option<Vec<u8>> {
+    let spec: Vec<WritePart<'_>> = parts
+        .iter()
+        .map(|p| WritePart {
+            name: &p.name,
+            filename: p.filename.as_deref(),
+            content_type: p
+                .content_type
+                .as_deref()
+                .map(|c| std::str::from_utf8(c).unwrap()),
+            data: &p.data,
+        })
+        .collect();
+    let len = match reqparse::body::multipart::written_len(boundary, &spec) {
+        Ok(len) => len,
+        Err(WriteError::BoundaryInData { .. }) => return None,
+        Err(e) => panic!("{e} for {parts:?}"),
+    };
+    let body = write(boundary, &spec).unwrap();
+    assert_eq!((body.len(), body.capacity()), (len, len));
+    Some(body)
+}
+
+/// `input` cut at the given points.
+fn cut<'a>(input: &'a [u8], cuts: &[prop::sample::Index]) -> Vec<&'a [u8]> {
+    let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
+    points.extend([0, input.len()]);
+    points.sort_unstable();
+    points.windows(2).map(|w| &input[w[0]..w[1]]).collect()
+}
+
+proptest! {
+    #[test]
+    fn written_bodies_read_back(b in boundary(), ps in parts("[ !#-\\[\\]-~é€😀]{0,12}")) {
+        let Some(body) = written(&b, &ps) else { return Ok(()) };
+        for profile in Profile::ALL {
+            let out = decode(&[&body], b.as_bytes(), profile, MultipartLimits::default());
+            prop_assert_eq!(&out, &Outcome { parts: ps.clone(), error: None }, "{}", profile);
+        }
+    }
+
+    #[test]
+    fn lenient_skips_preamble_and_epilogue(
+        b in boundary(),
+        ps in parts("[ !#-\\[\\]-~é]{0,8}"),
+        preamble in "[a-z .]{0,40}",
+        epilogue in prop::collection::vec(any::<u8>(), 0..40),
+    ) {
+        let Some(body) = written(&b, &ps) else { return Ok(()) };
+        let framed = [preamble.as_bytes(), b"\r\n", &body, &epilogue].concat();
+        let out = decode(&[&framed], b.as_bytes(), Profile::Lenient, MultipartLimits::default());
+        prop_assert_eq!(out, Outcome { parts: ps, error: None });
+    }
+
+    #[test]
+    fn fetch_reads_back_backslashes_and_controls(b in boundary(), ps in parts("[^\"\r\n]{0,12}")) {
+        let Some(body) = written(&b, &ps) else { return Ok(()) };
+        let out = decode(&[&body], b.as_bytes(), Profile::Fetch, MultipartLimits::default());
+        prop_assert_eq!(out, Outcome { parts: ps, error: None });
+    }
+
+    #[test]
+    fn split_invariance(
+        b in boundary(),
+        ps in parts("[ !#-\\[\\]-~é]{0,8}"),
+        change in any::<Option<(prop::sample::Index, u8)>>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+    ) {
+        let Some(mut body) = written(&b, &ps) else { return Ok(()) };
+        if let Some((at, byte)) = change {
+            // One byte changed, to something that matters to the grammar: errors must be
+            // split-invariant too.
+            let i = at.index(body.len());
+            body[i] = [b'\r', b'\n', b'-', b' ', b'"', b':', b'\\', byte][usize::from(byte % 8)];
+        }
+        let limits = MultipartLimits { max_header_bytes: 96, ..MultipartLimits::default() };
+        for profile in Profile::ALL {
+            let whole = decode(&[&body], b.as_bytes(), profile, limits);
+            prop_assert_eq!(&decode(&cut(&body, &cuts), b.as_bytes(), profile, limits), &whole);
+            let mut bytes: Vec<&[u8]> = body.chunks(1).collect();
+            bytes.push(b"");
+            prop_assert_eq!(&decode(&bytes, b.as_bytes(), profile, limits), &whole);
+        }
+    }
+}
