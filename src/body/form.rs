@@ -290,7 +290,7 @@ impl FormReader {
             Some(end) => slice(rest, ..end),
             None => rest,
         };
-        self.check_limits(pair_bytes, skipped)?;
+        self.check_limits(pair_bytes, skipped, end.is_some())?;
         if end.is_none() && !eof {
             self.position += skipped as u64;
             return Ok(Step {
@@ -345,33 +345,33 @@ impl FormReader {
     /// the first byte past it, and the earliest one is reported: the same whatever the reads
     /// were (with fewer bytes, only the limits broken within them are seen, and a later byte
     /// cannot break one earlier).
-    fn check_limits(&self, pair: &[u8], skipped: usize) -> Result<(), FormError> {
+    fn check_limits(&self, pair: &[u8], skipped: usize, ended: bool) -> Result<(), FormError> {
         let start = self.position + skipped as u64;
         let limits = &self.limits;
         let eq = memchr::memchr(b'=', pair);
         let name_len = eq.unwrap_or(pair.len());
         let value_len = eq.map_or(0, |eq| pair.len() - eq - 1);
+        // Where each broken limit's first byte past it is, from the start of the body. The
+        // body limit counts every byte: the `&`s skipped before the pair and the one that
+        // ends it too.
+        let at = |offset: usize| start + offset as u64;
         let broken = [
-            (!pair.is_empty() && self.pairs == limits.max_pairs).then_some((FormLimit::Pairs, 0)),
+            (!pair.is_empty() && self.pairs == limits.max_pairs).then(|| (FormLimit::Pairs, at(0))),
             (name_len > limits.max_name_bytes)
-                .then_some((FormLimit::NameBytes, limits.max_name_bytes as u64)),
-            eq.filter(|_| value_len > limits.max_value_bytes).map(|eq| {
-                (
-                    FormLimit::ValueBytes,
-                    (eq + 1 + limits.max_value_bytes) as u64,
-                )
-            }),
-            (start + pair.len() as u64 > limits.max_body_bytes).then(|| {
-                (
-                    FormLimit::BodyBytes,
-                    limits.max_body_bytes.saturating_sub(start),
-                )
-            }),
+                .then(|| (FormLimit::NameBytes, at(limits.max_name_bytes))),
+            eq.filter(|_| value_len > limits.max_value_bytes)
+                .map(|eq| (FormLimit::ValueBytes, at(eq + 1 + limits.max_value_bytes))),
+            (at(pair.len() + usize::from(ended)) > limits.max_body_bytes)
+                .then_some((FormLimit::BodyBytes, limits.max_body_bytes)),
         ];
-        match broken.into_iter().flatten().min_by_key(|&(_, at)| at) {
-            Some((limit, at)) => Err(FormError {
+        match broken
+            .into_iter()
+            .flatten()
+            .min_by_key(|&(_, offset)| offset)
+        {
+            Some((limit, offset)) => Err(FormError {
                 kind: FormErrorKind::Limit(limit),
-                offset: start + at,
+                offset,
             }),
             None => Ok(()),
         }
