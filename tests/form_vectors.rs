@@ -163,3 +163,48 @@ fn data_path_allocates_nothing_once_warm() {
     let (allocations, pairs) = support::alloc::count(|| run(&mut reader));
     assert_eq!((allocations, pairs), (0, 5));
 }
+
+/// Bodies of the pieces that matter to the reader: separators, escapes (good and bad), `+`,
+/// UTF-8 and plain bytes.
+fn body() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let piece = prop_oneof![
+        Just(&b"&"[..]),
+        Just(&b"&&&"[..]),
+        Just(&b"="[..]),
+        Just(&b"%41"[..]),
+        Just(&b"%zz"[..]),
+        Just(&b"%C3"[..]),
+        Just(&b"+"[..]),
+        Just("é".as_bytes()),
+        Just(&b"\xff"[..]),
+        Just(&b"abcdefgh"[..]),
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    #[test]
+    fn split_invariance_under_tight_limits(
+        input in body(),
+        cuts in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..5),
+        profile in proptest::sample::select(Profile::ALL.to_vec()),
+    ) {
+        // Limits small enough that every one of them is reached by some inputs.
+        let limits = FormLimits { max_pairs: 8, max_name_bytes: 16, max_value_bytes: 12, max_body_bytes: 40 };
+        let whole = decode(&[&input], profile, limits);
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
+        points.sort_unstable();
+        let (mut reads, mut last) = (Vec::new(), 0);
+        for p in points {
+            reads.push(&input[last..p]);
+            last = p;
+        }
+        reads.push(&input[last..]);
+        proptest::prop_assert_eq!(&decode(&reads, profile, limits), &whole);
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        if !input.is_empty() {
+            proptest::prop_assert_eq!(&decode(&bytes, profile, limits), &whole);
+        }
+    }
+}
