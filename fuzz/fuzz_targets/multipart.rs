@@ -55,6 +55,10 @@ fn decode(input: &[u8], read_size: usize, profile: Profile, limits: MultipartLim
 }
 
 fuzz_target!(|input: &[u8]| {
+    // The input as a Content-Type value: a boundary, when there is one, is borrowed from it.
+    if let Ok(b) = reqparse::body::multipart::boundary(input) {
+        assert!(input.as_ptr_range().contains(&b.as_ptr()) || b.is_empty());
+    }
     let Some((&first, body)) = input.split_first() else { return };
     let limits = MultipartLimits {
         max_parts: 8,

@@ -87,11 +87,13 @@ use super::Step;
 use crate::bytes::{set, set_range, slice};
 use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind, Param};
 
+mod content_type;
 mod filename;
 #[cfg(feature = "std")]
 mod read;
 mod write;
 
+pub use content_type::boundary;
 pub use filename::Filename;
 #[cfg(feature = "std")]
 pub use read::ReadError;
@@ -267,6 +269,14 @@ pub enum MultipartErrorKind {
     UnexpectedEnd,
     /// A limit of [`MultipartLimits`] was reached.
     Limit(MultipartLimit),
+    /// ([`boundary`]) The `Content-Type` is not `multipart/form-data`; the offset is into the
+    /// header value.
+    NotMultipart,
+    /// ([`boundary`]) The `Content-Type` has no `boundary` parameter.
+    MissingBoundary,
+    /// ([`boundary`]) The `Content-Type` is not a media type with parameters (RFC 9110
+    /// §8.3.1).
+    InvalidContentType,
 }
 
 impl MultipartErrorKind {
@@ -294,6 +304,9 @@ impl MultipartErrorKind {
             MultipartErrorKind::TransferEncoding => "transfer-encoding",
             MultipartErrorKind::AfterEnd => "after-end",
             MultipartErrorKind::UnexpectedEnd => "unexpected-end",
+            MultipartErrorKind::NotMultipart => "not-multipart",
+            MultipartErrorKind::MissingBoundary => "missing-boundary",
+            MultipartErrorKind::InvalidContentType => "invalid-content-type",
             MultipartErrorKind::Limit(limit) => match limit {
                 MultipartLimit::Parts => "limit:max_parts",
                 MultipartLimit::BoundaryBytes => "limit:max_boundary_bytes",
@@ -349,6 +362,9 @@ impl fmt::Display for MultipartError {
             MultipartErrorKind::TransferEncoding => "unsupported Content-Transfer-Encoding",
             MultipartErrorKind::AfterEnd => "bytes after the close delimiter",
             MultipartErrorKind::UnexpectedEnd => "multipart body ended early",
+            MultipartErrorKind::NotMultipart => "Content-Type is not multipart/form-data",
+            MultipartErrorKind::MissingBoundary => "Content-Type without a boundary",
+            MultipartErrorKind::InvalidContentType => "invalid Content-Type",
             MultipartErrorKind::Limit(limit) => {
                 let what = match limit {
                     MultipartLimit::BoundaryBytes => "boundary",

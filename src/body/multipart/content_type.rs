@@ -1,0 +1,195 @@
+//! The boundary of a `multipart/form-data` body, read from its `Content-Type` header value
+//! (RFC 9110 §8.3.1 `media-type`, RFC 7578 §4.1 and RFC 2046 §5.1.1 `boundary`).
+
+use super::{MultipartError, MultipartErrorKind};
+use crate::bytes::{set, set_qdtext, set_tchar, slice};
+
+/// `tchar` (RFC 9110 §5.6.2).
+const TCHAR: u8 = 1;
+/// OWS: SP and HTAB.
+const WS: u8 = 2;
+/// `qdtext` with obs-text (RFC 9110 §5.6.4).
+const QDTEXT: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    // tchar: ALPHA DIGIT ! # $ % & ' * + - . ^ _ ` | ~
+    set_tchar(&mut t, TCHAR);
+    // OWS: SP HTAB
+    set(&mut t, b" \t", WS);
+    // qdtext: HTAB SP ! #-[ ]-~ and obs-text
+    set_qdtext(&mut t, QDTEXT, true);
+    t
+};
+
+/// The first index at or after `i` whose byte is not of `class`.
+fn skip(v: &[u8], mut i: usize, class: u8) -> usize {
+    while v
+        .get(i)
+        .is_some_and(|&b| CLASS[usize::from(b)] & class != 0)
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The boundary of a `multipart/form-data` body, from its `Content-Type` header value,
+/// borrowed from it (unquoted): what [`MultipartReader::new`](super::MultipartReader::new)
+/// takes. The media type is compared ignoring ASCII case, parameters may come in any order
+/// and the boundary's value may be a token or a quoted-string. Refused, with the offset into
+/// the header value: another media type ([`NotMultipart`](MultipartErrorKind::NotMultipart)),
+/// no boundary or two of them ([`MissingBoundary`](MultipartErrorKind::MissingBoundary),
+/// [`InvalidBoundary`](MultipartErrorKind::InvalidBoundary): two readers could pick different
+/// ones), a quoted boundary with a `\` (no RFC 2046 `bchars` needs one), and a value that is not
+/// a media type with parameters ([`InvalidContentType`](MultipartErrorKind::InvalidContentType)).
+/// The boundary's own characters are the reader's to check.
+///
+/// ```
+/// use reqparse::body::multipart::{boundary, MultipartErrorKind};
+///
+/// let ct = b"multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW";
+/// assert_eq!(boundary(ct)?, b"----WebKitFormBoundary7MA4YWxkTrZu0gW");
+/// assert_eq!(boundary(b"Multipart/Form-Data; charset=utf-8; boundary=\"a b\"")?, b"a b");
+/// let err = boundary(b"application/json").unwrap_err();
+/// assert_eq!((err.kind, err.offset), (MultipartErrorKind::NotMultipart, 0));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+pub fn boundary(content_type: &[u8]) -> Result<&[u8], MultipartError> {
+    let v = content_type;
+    let err = |kind, at: usize| MultipartError {
+        kind,
+        offset: at as u64,
+    };
+    let start = skip(v, 0, WS);
+    let slash = skip(v, start, TCHAR);
+    let sub_end = skip(v, slash + 1, TCHAR);
+    let is_form_data = v.get(slash) == Some(&b'/')
+        && slice(v, start..slash).eq_ignore_ascii_case(b"multipart")
+        && v.get(slash + 1..sub_end)
+            .is_some_and(|s| s.eq_ignore_ascii_case(b"form-data"));
+    if !is_form_data {
+        return Err(err(MultipartErrorKind::NotMultipart, start));
+    }
+    let mut found: Option<(usize, &[u8])> = None;
+    let mut i = sub_end;
+    // parameters = *( OWS ";" OWS [ parameter ] ), parameter = name "=" value
+    loop {
+        let at = skip(v, i, WS);
+        match v.get(at) {
+            None => break,
+            Some(b';') => {}
+            Some(_) => return Err(err(MultipartErrorKind::InvalidContentType, at)),
+        }
+        let name = skip(v, at + 1, WS);
+        if matches!(v.get(name), None | Some(b';')) {
+            i = name;
+            continue;
+        }
+        let eq = skip(v, name, TCHAR);
+        if eq == name || v.get(eq) != Some(&b'=') {
+            return Err(err(MultipartErrorKind::InvalidContentType, eq));
+        }
+        let is_boundary = slice(v, name..eq).eq_ignore_ascii_case(b"boundary");
+        let (value, end) =
+            parameter_value(v, eq + 1, is_boundary).map_err(|(kind, at)| err(kind, at))?;
+        if is_boundary {
+            if found.is_some() {
+                return Err(err(MultipartErrorKind::InvalidBoundary, name));
+            }
+            found = Some((name, value));
+        }
+        i = end;
+    }
+    match found {
+        Some((_, value)) => Ok(value),
+        None => Err(err(MultipartErrorKind::MissingBoundary, v.len())),
+    }
+}
+
+/// The token or quoted-string at `v[at..]` (unquoted) and where it ends. A quoted boundary
+/// may not hold a quoted-pair: unescaping it could not be borrowed, and no boundary needs one.
+fn parameter_value(
+    v: &[u8],
+    at: usize,
+    is_boundary: bool,
+) -> Result<(&[u8], usize), (MultipartErrorKind, usize)> {
+    if v.get(at) != Some(&b'"') {
+        let end = skip(v, at, TCHAR);
+        if end == at {
+            return Err((MultipartErrorKind::InvalidContentType, at));
+        }
+        return Ok((slice(v, at..end), end));
+    }
+    let mut i = at + 1;
+    loop {
+        match v.get(i) {
+            Some(b'"') => return Ok((slice(v, at + 1..i), i + 1)),
+            Some(b'\\') if is_boundary => return Err((MultipartErrorKind::InvalidBoundary, i)),
+            Some(b'\\') if v.get(i + 1).is_some_and(|&b| b != b'\r' && b != b'\n') => i += 2,
+            Some(&b) if CLASS[usize::from(b)] & QDTEXT != 0 => i += 1,
+            _ => return Err((MultipartErrorKind::InvalidContentType, i)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_at(v: &[u8]) -> (MultipartErrorKind, u64) {
+        let e = boundary(v).unwrap_err();
+        (e.kind, e.offset)
+    }
+
+    #[test]
+    fn boundaries() {
+        assert_eq!(boundary(b"multipart/form-data;boundary=x").unwrap(), b"x");
+        assert_eq!(
+            boundary(b"  multipart/form-data ; boundary=x ; ").unwrap(),
+            b"x"
+        );
+        assert_eq!(
+            boundary(b"multipart/form-data; a=\"q\\\"d\"; BOUNDARY=\"y z\"").unwrap(),
+            b"y z"
+        );
+        assert_eq!(boundary(b"multipart/form-data;;boundary=x").unwrap(), b"x");
+    }
+
+    #[test]
+    fn refusals() {
+        use MultipartErrorKind as K;
+        assert_eq!(
+            kind_at(b"multipart/mixed; boundary=x"),
+            (K::NotMultipart, 0)
+        );
+        assert_eq!(
+            kind_at(b"multipart/form-data2; boundary=x"),
+            (K::NotMultipart, 0)
+        );
+        assert_eq!(kind_at(b"multipart/form-data"), (K::MissingBoundary, 19));
+        assert_eq!(
+            kind_at(b"multipart/form-data; boundary=a; boundary=b"),
+            (K::InvalidBoundary, 33)
+        );
+        assert_eq!(
+            kind_at(b"multipart/form-data; boundary=\"a\\b\""),
+            (K::InvalidBoundary, 32)
+        );
+        assert_eq!(
+            kind_at(b"multipart/form-data; boundary = x"),
+            (K::InvalidContentType, 29)
+        );
+        assert_eq!(
+            kind_at(b"multipart/form-data; boundary=\"x"),
+            (K::InvalidContentType, 32)
+        );
+        assert_eq!(
+            kind_at(b"multipart/form-data x"),
+            (K::InvalidContentType, 20)
+        );
+        assert_eq!(
+            kind_at(b"multipart/form-data; boundary="),
+            (K::InvalidContentType, 30)
+        );
+    }
+}
