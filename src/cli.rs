@@ -52,8 +52,16 @@ enum Command {
 #[derive(Debug, clap::Args)]
 struct MultipartArgs {
     /// The boundary: the `boundary` parameter of the body's Content-Type, unquoted.
-    #[arg(long, allow_hyphen_values = true)]
-    boundary: String,
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        required_unless_present = "content_type"
+    )]
+    boundary: Option<String>,
+    /// Instead of --boundary: the body's whole Content-Type value, whose boundary is used
+    /// (e.g. `multipart/form-data; boundary=----x`).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "boundary")]
+    content_type: Option<String>,
     /// Which rules the body is held to (fetch: the Fetch Standard's parser, as browsers read).
     #[arg(long, default_value_t = multipart::Profile::Fetch,
           value_parser = profile_parser(&multipart::Profile::ALL, multipart::Profile::as_str))]
@@ -313,7 +321,15 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
     use multipart::{MultipartEvent, MultipartLimits, MultipartReader, ReadError};
 
     let limits = MultipartLimits::default();
-    let mut reader = MultipartReader::new(a.boundary.as_bytes(), a.profile, limits)
+    let boundary = match (&a.boundary, &a.content_type) {
+        (Some(b), _) => b.as_bytes(),
+        (None, Some(ct)) => {
+            multipart::boundary(ct.as_bytes()).map_err(|e| format!("invalid Content-Type: {e}"))?
+        }
+        // clap requires one of them.
+        (None, None) => return Err("give --boundary or --content-type".into()),
+    };
+    let mut reader = MultipartReader::new(boundary, a.profile, limits)
         .map_err(|e| format!("invalid multipart boundary: {e}"))?;
     let input = open_input(&a.input)?;
     let (mut parts, mut current) = (Vec::new(), None::<PartSummary>);

@@ -354,3 +354,51 @@ fn multipart_problem(expect: &Value, out: &Output) -> Option<String> {
         .collect();
     (got != serde_json::json!({ "parts": want })).then(|| format!("got {got}, want parts {want:?}"))
 }
+
+#[test]
+fn multipart_content_type_flag() {
+    // `--content-type` takes the boundary from the header value: the same answer as
+    // `--boundary`; another media type is one line naming where, and exit 1.
+    let file = std::env::temp_dir().join(format!("reqparse-ct-{}", std::process::id()));
+    std::fs::write(
+        &file,
+        b"--xY\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--xY--\r\n",
+    )
+    .unwrap();
+    let by_boundary = reqparse(&[
+        OsStr::new("multipart"),
+        OsStr::new("--boundary"),
+        OsStr::new("xY"),
+        file.as_os_str(),
+    ]);
+    let ct = OsStr::new("multipart/form-data; charset=utf-8; boundary=\"xY\"");
+    let by_type = reqparse(&[
+        OsStr::new("multipart"),
+        OsStr::new("--content-type"),
+        ct,
+        file.as_os_str(),
+    ]);
+    assert!(
+        by_boundary.status.success(),
+        "{}",
+        String::from_utf8_lossy(&by_boundary.stderr)
+    );
+    assert_eq!(by_type.stdout, by_boundary.stdout);
+    let bad = reqparse(&[
+        OsStr::new("multipart"),
+        OsStr::new("--content-type"),
+        OsStr::new("text/plain"),
+        file.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(
+        (bad.status.code(), stderr.lines().count()),
+        (Some(1), 1),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("not multipart/form-data at byte 0"),
+        "{stderr}"
+    );
+    std::fs::remove_file(&file).ok();
+}
