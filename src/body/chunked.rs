@@ -36,8 +36,9 @@
 
 use core::fmt;
 
+use super::grammar::{is, skip, FIELD, QDTEXT, QUOTABLE, TOKEN, WS};
 use super::Step;
-use crate::bytes::{set, set_qdtext, set_range, set_tchar, slice};
+use crate::bytes::slice;
 
 /// Limits on what a chunked body may make the decoder (and the caller's buffer) hold or do.
 /// Every one is finite by default; each error names the limit it hit.
@@ -572,48 +573,6 @@ fn line_before(rest: &[u8], lf: usize) -> Result<&[u8], usize> {
     }
 }
 
-/// `tchar` (RFC 9110 §5.6.2).
-const TOKEN: u8 = 1;
-/// `qdtext` (RFC 9110 §5.6.4): what a quoted-string holds unescaped.
-const QDTEXT: u8 = 2;
-/// What may follow `\` in a quoted-pair: HTAB, SP, VCHAR, obs-text.
-const QUOTABLE: u8 = 4;
-/// `field-vchar`, SP and HTAB: what a field value holds (RFC 9110 §5.5).
-const FIELD: u8 = 8;
-/// SP and HTAB (`OWS`, `BWS`).
-const WS: u8 = 16;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    // tchar: ALPHA / DIGIT and !#$%&'*+-.^_`|~
-    set_tchar(&mut t, TOKEN);
-    // qdtext: HTAB / SP / 0x21 / 0x23-0x5B / 0x5D-0x7E / obs-text (not `"` nor `\`)
-    set_qdtext(&mut t, QDTEXT, true);
-    // quoted-pair's second byte: HTAB / SP / VCHAR (0x21-0x7E) / obs-text
-    set(&mut t, b"\t ", QUOTABLE);
-    set_range(&mut t, 0x21, 0x7E, QUOTABLE);
-    set_range(&mut t, 0x80, 0xFF, QUOTABLE);
-    // field value bytes: HTAB / SP / VCHAR / obs-text
-    set(&mut t, b"\t ", FIELD);
-    set_range(&mut t, 0x21, 0x7E, FIELD);
-    set_range(&mut t, 0x80, 0xFF, FIELD);
-    // OWS / BWS
-    set(&mut t, b"\t ", WS);
-    t
-};
-
-fn is(b: u8, class: u8) -> bool {
-    CLASS[usize::from(b)] & class != 0
-}
-
-/// The first index at or after `i` whose byte is not of `class`.
-fn skip(line: &[u8], mut i: usize, class: u8) -> usize {
-    while line.get(i).is_some_and(|&b| is(b, class)) {
-        i += 1;
-    }
-    i
-}
-
 /// The kind of error for a byte that breaks a line's grammar: a CR is always a bare one (the
 /// line's own CRLF was cut off before parsing).
 fn bad_byte(b: Option<&u8>, otherwise: ChunkedErrorKind) -> ChunkedErrorKind {
@@ -726,14 +685,6 @@ fn parse_field_line(line: &[u8]) -> Result<(&[u8], &[u8]), LineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn class_rows() {
-        assert!(is(b'~', TOKEN) && !is(b'"', TOKEN) && !is(b';', TOKEN));
-        assert!(is(0xE4, QDTEXT) && !is(b'"', QDTEXT) && !is(b'\\', QDTEXT));
-        assert!(!is(b'\r', QUOTABLE) && is(b'\\', QUOTABLE));
-        assert!(is(b' ', FIELD) && !is(0x7F, FIELD) && !is(0, FIELD));
-    }
 
     #[test]
     fn size_lines() {

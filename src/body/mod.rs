@@ -35,7 +35,9 @@
 #![forbid(unsafe_code)]
 
 pub mod chunked;
+// Crate-private: the byte classes the readers share.
 pub mod form;
+mod grammar;
 pub mod multipart;
 
 /// What a reader made of the input it was given: how much of it it consumed, and the event it

@@ -83,8 +83,9 @@ use core::fmt;
 
 use memchr::memmem::Finder;
 
+use super::grammar::{is, BCHAR, FIELD, TOKEN, WS};
 use super::Step;
-use crate::bytes::{set, set_range, slice};
+use crate::bytes::slice;
 use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind, Param};
 
 mod content_type;
@@ -632,40 +633,6 @@ fn next_line(block: &[u8], at: usize) -> Option<(usize, &[u8], usize)> {
         lf
     };
     Some((at, slice(rest, ..end), at + lf + 1))
-}
-
-/// SP and HTAB.
-const WS: u8 = 1;
-/// `tchar` (RFC 9110 §5.6.2): what a field name is made of.
-const TOKEN: u8 = 2;
-/// `field-vchar`, SP and HTAB: what a field value holds (RFC 9110 §5.5), for Strict.
-const FIELD: u8 = 4;
-/// RFC 2046 §5.1.1 `bchars`: what a boundary is made of, for Strict.
-const BCHAR: u8 = 8;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    // SP HTAB
-    set(&mut t, b" \t", WS);
-    // tchar: ALPHA / DIGIT and !#$%&'*+-.^_`|~
-    set_range(&mut t, b'a', b'z', TOKEN);
-    set_range(&mut t, b'A', b'Z', TOKEN);
-    set_range(&mut t, b'0', b'9', TOKEN);
-    set(&mut t, b"!#$%&'*+-.^_`|~", TOKEN);
-    // field value bytes: HTAB / SP / VCHAR / obs-text
-    set(&mut t, b"\t ", FIELD);
-    set_range(&mut t, 0x21, 0x7E, FIELD);
-    set_range(&mut t, 0x80, 0xFF, FIELD);
-    // bchars: DIGIT / ALPHA / ' ( ) + _ , - . / : = ? and SP
-    set_range(&mut t, b'0', b'9', BCHAR);
-    set_range(&mut t, b'a', b'z', BCHAR);
-    set_range(&mut t, b'A', b'Z', BCHAR);
-    set(&mut t, b"'()+_,-./:=? ", BCHAR);
-    t
-};
-
-fn is(b: u8, class: u8) -> bool {
-    CLASS[usize::from(b)] & class != 0
 }
 
 /// `bytes` without leading and trailing SP and HTAB.
@@ -1310,14 +1277,6 @@ fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn class_rows() {
-        assert!(is(b' ', WS) && is(b'\t', WS) && !is(b'\r', WS));
-        assert!(is(b'~', TOKEN) && !is(b':', TOKEN) && !is(b' ', TOKEN));
-        assert!(is(0xE9, FIELD) && !is(0x7F, FIELD) && !is(0, FIELD));
-        assert!(is(b'?', BCHAR) && is(b' ', BCHAR) && !is(b'"', BCHAR) && !is(b'@', BCHAR));
-    }
 
     #[test]
     fn partial_delimiters() {

@@ -195,12 +195,7 @@ impl<'a> Part<'a> {
 
     /// The decoded text in a `String` of its own: one allocation, none when it is empty.
     pub(super) fn decode_owned(self, profile: Profile) -> Result<String, QueryError> {
-        if let Some(t) = self.borrowed() {
-            return Ok(String::from(t));
-        }
-        let mut out = String::with_capacity(self.raw.len());
-        self.decode_to(profile, &mut out)?;
-        Ok(out)
+        self.decode_cow(profile).map(Cow::into_owned)
     }
 
     /// The decoded text, borrowed when decoding would change nothing, else decoded into

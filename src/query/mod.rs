@@ -228,11 +228,9 @@ impl<'a> Pairs<'a> {
     /// assert_eq!(reqparse::query::Pairs::new(b"a=\xFF&b").count(), 2);
     /// ```
     pub fn new(input: &'a [u8]) -> Self {
-        let pos = usize::from(input.first() == Some(&b'?'));
         Pairs {
-            input,
-            text: None,
-            pos,
+            pos: usize::from(input.first() == Some(&b'?')),
+            ..Pairs::form(input)
         }
     }
 

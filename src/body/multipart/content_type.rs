@@ -2,36 +2,8 @@
 //! (RFC 9110 §8.3.1 `media-type`, RFC 7578 §4.1 and RFC 2046 §5.1.1 `boundary`).
 
 use super::{MultipartError, MultipartErrorKind};
-use crate::bytes::{set, set_qdtext, set_tchar, slice};
-
-/// `tchar` (RFC 9110 §5.6.2).
-const TCHAR: u8 = 1;
-/// OWS: SP and HTAB.
-const WS: u8 = 2;
-/// `qdtext` with obs-text (RFC 9110 §5.6.4).
-const QDTEXT: u8 = 4;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    // tchar: ALPHA DIGIT ! # $ % & ' * + - . ^ _ ` | ~
-    set_tchar(&mut t, TCHAR);
-    // OWS: SP HTAB
-    set(&mut t, b" \t", WS);
-    // qdtext: HTAB SP ! #-[ ]-~ and obs-text
-    set_qdtext(&mut t, QDTEXT, true);
-    t
-};
-
-/// The first index at or after `i` whose byte is not of `class`.
-fn skip(v: &[u8], mut i: usize, class: u8) -> usize {
-    while v
-        .get(i)
-        .is_some_and(|&b| CLASS[usize::from(b)] & class != 0)
-    {
-        i += 1;
-    }
-    i
-}
+use crate::body::grammar::{is, skip, QDTEXT, TOKEN as TCHAR, WS};
+use crate::bytes::slice;
 
 /// The boundary of a `multipart/form-data` body, from its `Content-Type` header value,
 /// borrowed from it (unquoted): what [`MultipartReader::new`](super::MultipartReader::new)
@@ -126,7 +98,7 @@ fn parameter_value(
             Some(b'"') => return Ok((slice(v, at + 1..i), i + 1)),
             Some(b'\\') if is_boundary => return Err((MultipartErrorKind::InvalidBoundary, i)),
             Some(b'\\') if v.get(i + 1).is_some_and(|&b| b != b'\r' && b != b'\n') => i += 2,
-            Some(&b) if CLASS[usize::from(b)] & QDTEXT != 0 => i += 1,
+            Some(&b) if is(b, QDTEXT) => i += 1,
             _ => return Err((MultipartErrorKind::InvalidContentType, i)),
         }
     }
