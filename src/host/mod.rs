@@ -55,8 +55,11 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod body;
 mod event_loop;
+mod handler;
 pub mod http1;
+mod inspect;
 mod pipe;
 mod pool;
 mod signal;
@@ -68,6 +71,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use body::{BodyEvent, ContentError};
+pub use handler::{Handler, Reading, Response, ResponseError, Service};
+pub use http1::{Framing, Head};
+pub use inspect::{Inspect, Inspector, MAX_LISTED, MAX_SHOWN_VALUE, UPLOAD_PAGE};
 pub use pipe::{Exhausted, Pipe, Thresholds};
 pub use pool::{Pool, Segment};
 
@@ -126,9 +133,23 @@ pub struct Limits {
     /// Requests answered per connection per readiness turn; the rest waits for the next turn, so
     /// one pipelining client cannot starve the others. Default 16.
     pub max_pipelined: usize,
-    /// Largest `Content-Length` accepted (the body is read and discarded); larger → 413 and
-    /// close. Default 30,000,000 (Kestrel).
+    /// Largest body, after the transfer coding: a larger `Content-Length` → 413 before the body
+    /// is read; a chunked body that grows past it → 413 and close. Default 128 MiB (ASP.NET
+    /// Core's multipart body limit).
     pub max_body: u64,
+    /// The chunked decoder's limits: chunk-line, chunk-extension and trailer sizes, framing
+    /// overhead (`max_body_bytes` is replaced by [`Limits::max_body`]). Over one → 400 and close
+    /// (413 for the body size), with the limit's name.
+    pub chunked: crate::body::chunked::ChunkedLimits,
+    /// Limits of `application/x-www-form-urlencoded` bodies. A pair is held whole until its `&`
+    /// arrives, so the host's default value limit is 64 KiB rather than the core's 4 MiB.
+    pub form: crate::body::form::FormLimits,
+    /// How form bodies are decoded. Default `whatwg`.
+    pub form_profile: crate::query::Profile,
+    /// Limits of `multipart/form-data` bodies (parts, header block, values, preamble, …).
+    pub multipart: crate::body::multipart::MultipartLimits,
+    /// How multipart bodies are read. Default `fetch` (what browsers send, as WPT checks it).
+    pub multipart_profile: crate::body::multipart::Profile,
     /// Readiness events handled per `poll` wakeup. Default 1024.
     pub max_events_per_wakeup: usize,
     /// Unsent response bytes at which a connection stops reading requests, and at which it
@@ -136,6 +157,43 @@ pub struct Limits {
     pub output: Thresholds,
     /// How long accepting pauses after `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`. Default 100 ms.
     pub accept_backoff: Duration,
+}
+
+impl Limits {
+    /// The chunked decoder's limits, its body size capped by [`Limits::max_body`].
+    pub(crate) fn chunked_limits(&self) -> crate::body::chunked::ChunkedLimits {
+        crate::body::chunked::ChunkedLimits {
+            max_body_bytes: self.chunked.max_body_bytes.min(self.max_body),
+            ..self.chunked
+        }
+    }
+
+    /// The longest incomplete pair the form reader may leave unconsumed.
+    pub(crate) fn form_tail(&self) -> usize {
+        self.form
+            .max_name_bytes
+            .saturating_add(self.form.max_value_bytes)
+            .saturating_add(2)
+    }
+
+    /// The longest tail the multipart reader may leave unconsumed: a header block, or what may
+    /// begin a delimiter and its padding.
+    pub(crate) fn multipart_tail(&self) -> usize {
+        self.multipart
+            .max_header_bytes
+            .saturating_add(self.multipart.max_boundary_bytes)
+            .saturating_add(4096)
+    }
+
+    /// The longest run of bytes a body may leave unconsumed between two reads: the scratch must
+    /// hold it and more, or the body could not go on.
+    pub(crate) fn largest_body_tail(&self) -> usize {
+        let c = &self.chunked;
+        self.form_tail()
+            .max(self.multipart_tail())
+            .max(c.max_line_bytes)
+            .max(c.max_trailer_bytes)
+    }
 }
 
 impl Default for Limits {
@@ -159,7 +217,15 @@ impl Default for Limits {
             max_header_bytes: 32 * 1024,
             max_headers: 100,
             max_pipelined: 16,
-            max_body: 30_000_000,
+            max_body: 128 << 20,
+            chunked: crate::body::chunked::ChunkedLimits::default(),
+            form: crate::body::form::FormLimits {
+                max_value_bytes: 64 * 1024,
+                ..Default::default()
+            },
+            form_profile: crate::query::Profile::default(),
+            multipart: crate::body::multipart::MultipartLimits::default(),
+            multipart_profile: crate::body::multipart::Profile::default(),
             max_events_per_wakeup: 1024,
             output: Thresholds {
                 pause: 64 * 1024,
@@ -357,9 +423,11 @@ impl Server {
             .saturating_mul(2)
             .saturating_add(l.max_header_bytes)
             .saturating_add(8);
+        let largest_tail = l.largest_body_tail().saturating_add(l.max_request_line);
         config.scratch_size = config
             .scratch_size
             .max(largest_head)
+            .max(largest_tail.saturating_add(1))
             .max(config.segment_size);
         let mut addr = config.addr;
         let mut seeds = Vec::with_capacity(config.threads);
@@ -441,6 +509,36 @@ impl Server {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn run(self) -> io::Result<()> {
+        // The engine moves out of the config for the handler to borrow while the loops run.
+        let Server {
+            seeds,
+            local_addr,
+            shared,
+            stats,
+            mut config,
+        } = self;
+        let engine = core::mem::take(&mut config.engine);
+        let server = Server {
+            seeds,
+            local_addr,
+            shared,
+            stats,
+            config,
+        };
+        server.run_with(&Inspect::new(&engine))
+    }
+
+    /// Runs the loops with `handler` answering every request (see [`Handler`]); otherwise as
+    /// [`Server::run`] (whose handler is [`Inspect`]).
+    ///
+    /// ```no_run
+    /// use reqparse::host::{Config, Engine, Inspect, Server};
+    /// let server = Server::bind(Config::default())?;
+    /// let engine = Engine::Native;
+    /// server.run_with(&Inspect::new(&engine))?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn run_with<H: Handler>(self, handler: &H) -> io::Result<()> {
         let Server {
             seeds,
             shared,
@@ -459,7 +557,7 @@ impl Server {
                     std::thread::Builder::new()
                         .name(format!("reqparse-loop-{i}"))
                         .spawn_scoped(scope, move || {
-                            let result = event_loop::run(seed, config, &shared, &stats);
+                            let result = event_loop::run(seed, config, &shared, &stats, handler);
                             if result.is_err() {
                                 // One loop failing stops the server rather than leaving it half up.
                                 ShutdownHandle {
