@@ -74,10 +74,14 @@ pub enum ContentError {
     Form(FormError),
     /// A multipart body.
     Multipart(MultipartError),
+    /// A `multipart/form-data` `Content-Type` without a usable boundary; the offset is into
+    /// the header value.
+    ContentType(MultipartError),
 }
 
 impl ContentError {
-    /// The byte offset in the (transfer-decoded) body where reading stopped.
+    /// The byte offset in the (transfer-decoded) body where reading stopped (in the header
+    /// value for [`ContentError::ContentType`]).
     ///
     /// ```
     /// use reqparse::host::ContentError;
@@ -88,7 +92,7 @@ impl ContentError {
     pub fn offset(&self) -> u64 {
         match self {
             ContentError::Form(e) => e.offset,
-            ContentError::Multipart(e) => e.offset,
+            ContentError::Multipart(e) | ContentError::ContentType(e) => e.offset,
         }
     }
 }
@@ -98,6 +102,7 @@ impl core::fmt::Display for ContentError {
         match self {
             ContentError::Form(e) => write!(f, "form body: {e}"),
             ContentError::Multipart(e) => write!(f, "multipart body: {e}"),
+            ContentError::ContentType(e) => write!(f, "multipart Content-Type: {e}"),
         }
     }
 }
@@ -169,6 +174,8 @@ pub(crate) struct BodyReader {
     max_carry: usize,
     /// Transfer-decoded bytes so far.
     size: u64,
+    /// The content reader could not start (a bad boundary): the first event says so.
+    invalid: Option<ContentError>,
 }
 
 /// What a content reader needs to know from the head.
@@ -209,7 +216,7 @@ impl BodyReader {
         framing: Framing,
         kind: Result<ContentKind<'_>, MultipartError>,
         limits: &Limits,
-    ) -> (BodyReader, Option<ContentError>) {
+    ) -> BodyReader {
         let transfer = match framing {
             Framing::Chunked => Transfer::Chunked(ChunkedDecoder::new(limits.chunked_limits())),
             Framing::Length(n) => Transfer::Length { left: n },
@@ -232,18 +239,18 @@ impl BodyReader {
                 }
             }
             Err(e) => {
-                error = Some(ContentError::Multipart(e));
+                error = Some(ContentError::ContentType(e));
                 (Content::Discard, 0)
             }
         };
-        let reader = BodyReader {
+        BodyReader {
             transfer,
             content,
             carry: Vec::new(),
             max_carry,
             size: 0,
-        };
-        (reader, error)
+            invalid: error,
+        }
     }
 
     /// Transfer-decoded body bytes so far.
@@ -259,6 +266,9 @@ impl BodyReader {
         input: &[u8],
         on: &mut dyn FnMut(BodyEvent<'_>),
     ) -> Result<(usize, Fed), FramingError> {
+        if let Some(e) = self.invalid.take() {
+            on(BodyEvent::Invalid(e));
+        }
         match &mut self.transfer {
             Transfer::Length { left } => {
                 let n = usize::try_from(*left)
@@ -407,6 +417,264 @@ fn content_feed(
                     on(BodyEvent::Invalid(ContentError::Multipart(e)));
                 }
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::multipart::{write, WritePart};
+    use proptest::prelude::*;
+
+    /// Events flattened to owned values, data pieces joined: the same body in other pieces
+    /// gives the same list.
+    fn collect(reader: &mut BodyReader, reads: &[&[u8]]) -> (Vec<String>, Option<FramingError>) {
+        let mut events: Vec<String> = Vec::new();
+        let mut held: Vec<u8> = Vec::new();
+        let mut on = |event: BodyEvent<'_>| {
+            let text = match event {
+                BodyEvent::Data(d) | BodyEvent::PartData(d) => {
+                    let d = String::from_utf8_lossy(d).into_owned();
+                    // Join data pieces: only their concatenation is invariant.
+                    if let Some(last) = events.last_mut().filter(|l| l.starts_with("data:")) {
+                        last.push_str(&d);
+                        return;
+                    }
+                    format!("data:{d}")
+                }
+                BodyEvent::Pair(p) => format!("pair:{}={}@{}", p.name, p.value, p.offset),
+                BodyEvent::Part(p) => format!(
+                    "part:{}:{:?}",
+                    p.name(),
+                    p.filename().map(|f| f.into_cow().into_owned())
+                ),
+                BodyEvent::PartEnd => "end-part".into(),
+                BodyEvent::Trailer { name, value } => {
+                    format!(
+                        "trailer:{}={}",
+                        String::from_utf8_lossy(name),
+                        String::from_utf8_lossy(value)
+                    )
+                }
+                BodyEvent::Invalid(e) => format!("invalid:{e}"),
+                BodyEvent::End { size } => format!("end:{size}"),
+            };
+            events.push(text);
+        };
+        for read in reads {
+            // As the loop does: what was not consumed is fed again, before the new bytes.
+            held.extend_from_slice(read);
+            match reader.feed(&held, &mut on) {
+                Ok((used, fed)) => {
+                    held.drain(..used);
+                    if fed == Fed::Done {
+                        on(BodyEvent::End {
+                            size: reader.size(),
+                        });
+                        break;
+                    }
+                }
+                Err(e) => return (events, Some(e)),
+            }
+        }
+        (events, None)
+    }
+
+    fn chunked(body: &[u8], sizes: &[usize]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut rest = body;
+        let mut i = 0;
+        while !rest.is_empty() {
+            let n = sizes
+                .get(i % sizes.len().max(1))
+                .copied()
+                .unwrap_or(7)
+                .clamp(1, rest.len());
+            out.extend_from_slice(format!("{n:x}\r\n").as_bytes());
+            out.extend_from_slice(&rest[..n]);
+            out.extend_from_slice(b"\r\n");
+            rest = &rest[n..];
+            i += 1;
+        }
+        out.extend_from_slice(b"0\r\nX-Sum: 1\r\n\r\n");
+        out
+    }
+
+    fn reader(framing: Framing, content_type: &[u8]) -> BodyReader {
+        BodyReader::new(
+            framing,
+            ContentKind::of(Some(content_type)),
+            &Limits::default(),
+        )
+    }
+
+    fn splits(wire: &[u8], cuts: &[usize]) -> Vec<Vec<u8>> {
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (wire.len() + 1)).collect();
+        cuts.sort_unstable();
+        let mut reads = Vec::new();
+        let mut at = 0;
+        for c in cuts.into_iter().chain([wire.len()]) {
+            reads.push(wire[at..c].to_vec());
+            at = c;
+        }
+        reads
+    }
+
+    const MULTIPART: &[u8] = b"multipart/form-data; boundary=XyZ";
+
+    fn multipart_body(values: &[String]) -> Vec<u8> {
+        let parts: Vec<WritePart<'_>> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| WritePart {
+                name: if i % 2 == 0 { "field" } else { "file" },
+                filename: (i % 2 == 1).then_some("a\\b.txt"),
+                content_type: None,
+                data: v.as_bytes(),
+            })
+            .collect();
+        write("XyZ", &parts).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn chunked_multipart_is_split_invariant(
+            values in prop::collection::vec("[a-z\r\n-]{0,40}", 0..4),
+            sizes in prop::collection::vec(1usize..9, 1..4),
+            cuts in prop::collection::vec(any::<usize>(), 0..6),
+        ) {
+            let body = multipart_body(&values);
+            let whole = collect(&mut reader(Framing::Length(body.len() as u64), MULTIPART), &[&body]);
+            let wire = chunked(&body, &sizes);
+            let reads = splits(&wire, &cuts);
+            let reads: Vec<&[u8]> = reads.iter().map(Vec::as_slice).collect();
+            let (mut events, err) = collect(&mut reader(Framing::Chunked, MULTIPART), &reads);
+            prop_assert_eq!(err, None);
+            // The chunked body has a trailer; otherwise the same events.
+            prop_assert_eq!(events.iter().filter(|e| e.starts_with("trailer:")).count(), 1);
+            events.retain(|e| !e.starts_with("trailer:"));
+            prop_assert_eq!(events, whole.0);
+        }
+
+        #[test]
+        fn length_form_is_split_invariant(
+            body in "[a-z=&%+2]{0,60}",
+            cuts in prop::collection::vec(any::<usize>(), 0..6),
+        ) {
+            let form = b"application/x-www-form-urlencoded";
+            let n = body.len() as u64;
+            let whole = collect(&mut reader(Framing::Length(n), form), &[body.as_bytes()]);
+            let reads = splits(body.as_bytes(), &cuts);
+            let reads: Vec<&[u8]> = reads.iter().map(Vec::as_slice).collect();
+            prop_assert_eq!(collect(&mut reader(Framing::Length(n), form), &reads), whole.clone());
+            let wire = chunked(body.as_bytes(), &[3]);
+            let reads = splits(&wire, &cuts);
+            let reads: Vec<&[u8]> = reads.iter().map(Vec::as_slice).collect();
+            let (mut events, err) = collect(&mut reader(Framing::Chunked, form), &reads);
+            events.retain(|e| !e.starts_with("trailer:"));
+            prop_assert_eq!((events, err), whole);
+        }
+    }
+
+    #[test]
+    fn every_one_byte_read_of_a_chunked_upload() {
+        let body = multipart_body(&[
+            "hello".into(),
+            "file\r\n--XyY-near-miss\r\n-\r\n--Xy".into(),
+        ]);
+        let whole = collect(
+            &mut reader(Framing::Length(body.len() as u64), MULTIPART),
+            &[&body],
+        );
+        let wire = chunked(&body, &[5, 1, 13]);
+        let reads: Vec<&[u8]> = wire.chunks(1).collect();
+        let (mut events, err) = collect(&mut reader(Framing::Chunked, MULTIPART), &reads);
+        assert_eq!(err, None);
+        events.retain(|e| !e.starts_with("trailer:"));
+        assert_eq!(events, whole.0);
+        assert!(
+            whole.0.iter().any(|e| e.contains("near-miss")),
+            "{:?}",
+            whole.0
+        );
+    }
+
+    #[test]
+    fn outcomes_table() {
+        // (source, framing, content type, wire, events, framing error)
+        type Case<'a> = (&'a str, Framing, &'a [u8], &'a [u8], &'a [&'a str], bool);
+        let cases: &[Case] = &[
+            (
+                "raw bytes by length",
+                Framing::Length(3),
+                b"text/plain",
+                b"abcNEXT",
+                &["data:abc", "end:3"],
+                false,
+            ),
+            (
+                "raw bytes chunked",
+                Framing::Chunked,
+                b"text/plain",
+                b"3\r\nabc\r\n0\r\n\r\nNEXT",
+                &["data:abc", "end:3"],
+                false,
+            ),
+            (
+                "form pairs",
+                Framing::Length(9),
+                b"application/x-www-form-urlencoded; charset=utf-8",
+                b"a=1&b=%41",
+                &["pair:a=1@0", "pair:b=A@4", "end:9"],
+                false,
+            ),
+            (
+                "RFC 7578 §4.1 a multipart type without boundary",
+                Framing::Length(3),
+                b"multipart/form-data",
+                b"abc",
+                &[
+                    "invalid:multipart Content-Type: Content-Type without a boundary at byte 19",
+                    "end:3",
+                ],
+                false,
+            ),
+            (
+                "malformed multipart: the rest is read, framing intact",
+                Framing::Length(8),
+                MULTIPART,
+                b"junk\r\n--",
+                &[
+                    "invalid:multipart body: body does not start with the boundary at byte 0",
+                    "end:8",
+                ],
+                false,
+            ),
+            (
+                "CVE-2025-55315 a lone LF in an extension",
+                Framing::Chunked,
+                b"text/plain",
+                b"3;x\nabc\r\n0\r\n\r\n",
+                &[],
+                true,
+            ),
+            (
+                "RFC 9112 §7.1 missing CRLF after data",
+                Framing::Chunked,
+                b"text/plain",
+                b"3\r\nabcX\r\n0\r\n\r\n",
+                &[],
+                true,
+            ),
+        ];
+        for &(source, framing, ct, wire, expect, framing_error) in cases {
+            let (events, err) = collect(&mut reader(framing, ct), &[wire]);
+            let events: Vec<&str> = events.iter().map(String::as_str).collect();
+            assert_eq!(err.is_some(), framing_error, "{source}: {err:?}");
+            if !framing_error {
+                assert_eq!(events, expect, "{source}");
+            }
         }
     }
 }

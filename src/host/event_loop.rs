@@ -761,7 +761,7 @@ impl<S: Service> Loop<'_, S> {
             match http1::parse(&input[served.consumed..], limits) {
                 Ok(Some(head)) => {
                     served.consumed += head.len;
-                    let (mut exchange, reading) = self.service.head(&head);
+                    let (exchange, reading) = self.service.head(&head);
                     let flight_persistence = if head.keep_alive {
                         Persistence::KeepAlive
                     } else {
@@ -777,10 +777,7 @@ impl<S: Service> Loop<'_, S> {
                         Reading::Raw => Ok(ContentKind::Raw),
                         Reading::Parse => ContentKind::of(head.content_type),
                     };
-                    let (reader, invalid) = BodyReader::new(head.framing, kind, limits);
-                    if let Some(e) = invalid {
-                        self.service.body(&mut exchange, BodyEvent::Invalid(e));
-                    }
+                    let reader = BodyReader::new(head.framing, kind, limits);
                     if head.expect_continue {
                         // RFC 9110 §10.1.1: the head is accepted and the body will be read.
                         self.out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
