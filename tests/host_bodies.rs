@@ -6,6 +6,11 @@
 
 mod support;
 
+// The example's handler, run here so the example is tested, not only compiled.
+#[allow(dead_code)]
+#[path = "../examples/upload_hash.rs"]
+mod upload_hash;
+
 use std::time::Duration;
 
 use reqparse::body::multipart::{write, WritePart};
@@ -342,6 +347,28 @@ fn the_upload_page_and_options_asterisk() {
         "{}",
         r.body
     );
+    drop(c);
+    server.assert_drained();
+}
+
+#[test]
+fn the_upload_hash_example_hashes_file_parts() {
+    let server = Running::start_with(config(), upload_hash::UploadHash);
+    let (body, file) = upload();
+    let mut c = server.connect();
+    c.send(format!("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=boundary42\r\nContent-Length: {}\r\n\r\n", body.len()).as_bytes());
+    c.send(&body);
+    let r = c.response().unwrap();
+    assert_eq!(
+        (r.status, r.body),
+        (
+            200,
+            format!("{}  {}  résumé 2024.pdf\n", sha256_hex(&file), file.len())
+        )
+    );
+    assert_eq!(c.get("/").status, 404);
+    c.send(b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi");
+    assert_eq!(c.response().unwrap().status, 415);
     drop(c);
     server.assert_drained();
 }

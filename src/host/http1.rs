@@ -139,6 +139,30 @@ impl<'b> Head<'b> {
         })
     }
 
+    /// The target's path: up to its `?` or `#` (all of an origin-form target without query).
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET /a/b?x=1 HTTP/1.1\r\nHost: h\r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// assert_eq!((head.path(), head.query()), ("/a/b", Some("x=1")));
+    /// ```
+    pub fn path(&self) -> &'b str {
+        let end = self.target.find(['?', '#']).unwrap_or(self.target.len());
+        &self.target[..end]
+    }
+
+    /// The target's query, without its `?` (and without a `#` fragment), if it has one.
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET / HTTP/1.1\r\nHost: h\r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// assert_eq!(head.query(), None);
+    /// ```
+    pub fn query(&self) -> Option<&'b str> {
+        let target = self.target.split('#').next().unwrap_or_default();
+        target.split_once('?').map(|(_, q)| q)
+    }
+
     /// The first value of the header `name` (compared ignoring ASCII case).
     ///
     /// ```

@@ -13,14 +13,19 @@
 //! 2. The loop reads into its scratch buffer: first any bytes the connection kept from the last
 //!    turn, then the socket, never more than the pool could keep if it all turned out to be an
 //!    incomplete head.
-//! 3. [`http1::parse`] runs over the scratch. Each complete head is answered at once (the
-//!    inspect JSON, from the native core or the wasm component, see [`Engine`]) and its
-//!    `Content-Length` body is read and discarded; a malformed head, or one over a [`Limits`]
-//!    bound, gets its status code and the connection closes. At most
-//!    [`Limits::max_pipelined`] requests are answered per turn, so one pipelining peer cannot
-//!    starve the others.
+//! 3. [`http1::parse`] runs over the scratch. Each complete head goes to the [`Handler`]'s
+//!    [`Service`] (by default [`Inspect`]: the inspect JSON, from the native core or the wasm
+//!    component, see [`Engine`]). Its framing is decided once (RFC 9112 §6.3: chunked, one
+//!    `Content-Length`, or none; anything ambiguous is refused), and its body streams through
+//!    the core's chunked decoder and the reader its `Content-Type` names (form, multipart)
+//!    into [`Service::body`] as it arrives, then [`Service::respond`] answers. A malformed
+//!    head, a broken chunked framing, or one over a [`Limits`] bound, gets its status code and
+//!    the connection closes. At most [`Limits::max_pipelined`] requests are answered per turn,
+//!    so one pipelining peer cannot starve the others.
 //! 4. Only the unparsed tail is copied out of the scratch, into segments rented from the pool
-//!    (the connection's input [`Pipe`]).
+//!    (the connection's input [`Pipe`]): an incomplete head, or what a body reader could not
+//!    consume yet (a pair cut in two, what may begin a multipart delimiter — bounded by the
+//!    readers' limits). Chunk data a reader leaves is kept by the body reader itself, as small.
 //! 5. The responses are written straight to the socket; only what the kernel did not take goes
 //!    into the output pipe, until the socket is writable again. Above
 //!    [`Limits::output`]`.pause` unsent bytes the connection stops reading: TCP pushes back.
