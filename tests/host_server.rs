@@ -477,7 +477,7 @@ fn slow_reader_back_pressure_keeps_every_response() {
 }
 
 #[test]
-fn pool_exhaustion_stops_reading_without_crashing() {
+fn a_full_pool_costs_the_hoarders_not_the_newcomers() {
     // One 4 KiB segment for the whole loop.
     let server = Running::start(Config {
         threads: 1,
@@ -488,34 +488,27 @@ fn pool_exhaustion_stops_reading_without_crashing() {
     let mut a = server.connect();
     a.send(b"GET /a HTTP/1.1\r\nHost: a\r\n");
     server.wait_stats("A's tail in the segment", |s| s.rented_segments == 1);
-    // B cannot be read at all (no segment to keep a tail in), so it waits: TCP pushes back.
+    // B's complete request needs no segment: it is answered straight from the scratch.
     let mut b = server.connect();
     b.send(b"GET /b HTTP/1.1\r\nHost: a\r\n\r\n");
-    b.r.get_ref()
-        .set_read_timeout(Some(Duration::from_millis(200)))
-        .unwrap();
-    let mut byte = [0u8; 1];
-    let err =
-        b.r.get_mut()
-            .read(&mut byte)
-            .expect_err("B must not be answered yet");
-    assert!(
-        matches!(
-            err.kind(),
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-        ),
-        "{err}"
-    );
-    b.r.get_ref()
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    // A completes: its segment comes back, B is read and answered.
-    a.send(b"\r\n");
-    assert!(a.response().unwrap().body.contains("/a"));
     assert!(b.response().unwrap().body.contains("/b"));
+    assert_eq!(server.stats.stats().shed, 0);
+    // C's head is incomplete and needs the segment: A, the oldest unfinished head, is shed.
+    let mut c = server.connect();
+    c.send(b"GET /c HTTP/1.1\r\nHost: a\r\n");
+    server.wait_stats("A shed for C", |s| s.shed == 1 && s.connections == 2);
+    assert!(a.closed_by_server());
+    // Now C holds the segment with its unfinished head; D, a newcomer, sheds C in turn: the
+    // unfinished head that has waited longest always goes first.
+    let mut d = server.connect();
+    d.send(b"GET /d HTTP/1.1\r\nHost: a\r\n");
+    server.wait_stats("C shed for D", |s| s.shed == 2);
+    assert!(c.closed_by_server());
+    d.send(b"\r\n");
+    assert!(d.response().unwrap().body.contains("/d"));
     let s = server.wait_stats("the segment back", |s| s.rented_segments == 0);
     assert!(s.pooled_bytes <= 4096, "never more than the cap: {s:?}");
-    drop((a, b));
+    drop((b, d));
     server.assert_drained();
 }
 

@@ -38,6 +38,9 @@ use super::timer::{Entry, Wheel};
 use super::{Config, Limits, LoopStats, Shared};
 
 const LISTENER: Token = Token(usize::MAX);
+/// What a connection that holds nothing may read when the pool is exhausted: room for a
+/// complete ordinary request.
+const NEWCOMER_READ: usize = 16 * 1024;
 const WAKER: Token = Token(usize::MAX - 1);
 
 /// A loop's listener and poll, created by `Server::bind` so that the address and the wakers exist
@@ -715,12 +718,14 @@ impl<S: Service> Loop<'_, S> {
         let conn = &mut self.conns[key];
         let held = conn.input.read(&mut self.pool, scratch);
         // Read no more than the pool could keep if all of it turned out to be an incomplete
-        // tail (the pipe's own segments are back in the pool by now, so they count).
-        let budget = self
-            .pool
-            .available()
-            .saturating_mul(segment_size)
-            .min(scratch.len());
+        // tail (the pipe's own segments are back in the pool by now, so they count). A
+        // connection that holds nothing may read a little even from an exhausted pool:
+        // complete requests are answered straight from the scratch, and a tail that must be
+        // kept sheds the oldest unfinished head (`shed_for`), so a full pool costs the peers
+        // that hoard it, not the newcomers.
+        let pool_budget = self.pool.available().saturating_mul(segment_size);
+        let newcomer = if held == 0 { NEWCOMER_READ } else { 0 };
+        let budget = pool_budget.max(newcomer).min(scratch.len());
         let mut filled = held;
         let end = loop {
             if filled >= budget {
@@ -873,13 +878,52 @@ impl<S: Service> Loop<'_, S> {
         }
     }
 
-    /// Keeps an incomplete request for the next turn (nothing is kept once closing).
+    /// Keeps an incomplete request for the next turn (nothing is kept once closing). When the
+    /// pool is exhausted, the oldest unfinished heads make room (`shed_for`).
     fn keep_tail(&mut self, key: usize, tail: &[u8]) -> Result<(), Exhausted> {
-        let conn = &mut self.conns[key];
-        if conn.phase != Phase::Serving {
+        if self.conns[key].phase != Phase::Serving {
             return Ok(());
         }
-        conn.input.write(&mut self.pool, tail)
+        loop {
+            match self.conns[key].input.write(&mut self.pool, tail) {
+                Ok(()) => return Ok(()),
+                Err(Exhausted) if self.shed_for(key) => {}
+                Err(Exhausted) => return Err(Exhausted),
+            }
+        }
+    }
+
+    /// The pool is exhausted and `key` needs segments: closes the connection whose unfinished
+    /// head has waited longest — a slowloris or a hoarder, never a body in progress — if it
+    /// started no later than `key`'s own head. False when there is none.
+    fn shed_for(&mut self, key: usize) -> bool {
+        let me = &self.conns[key];
+        let limit = if me.timeout == Timeout::Head {
+            me.deadline
+        } else {
+            u64::MAX
+        };
+        let victim = self
+            .conns
+            .iter()
+            .filter(|&(k, c)| {
+                k != key
+                    && c.phase == Phase::Serving
+                    && c.body.is_none()
+                    && c.timeout == Timeout::Head
+                    && !c.input.is_empty()
+                    && c.deadline <= limit
+            })
+            .min_by_key(|&(_, c)| c.deadline)
+            .map(|(k, _)| k);
+        match victim {
+            Some(v) => {
+                self.close(v);
+                self.stats.shed.fetch_add(1, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
     }
 
     /// After a read turn: send its answers, then decide what the connection waits for.

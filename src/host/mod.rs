@@ -40,7 +40,10 @@
 //!   (at most 128 bytes of heap, `tests/host_alloc.rs`). Once every connection is closed the pool
 //!   has every segment back; unused ones are freed after [`Config::pool_idle_release`].
 //! - Every peer-controlled quantity is bounded by [`Limits`] or by the pool's cap
-//!   ([`Config::pool_max_bytes`]); at the cap connections stop reading instead of growing.
+//!   ([`Config::pool_max_bytes`]); at the cap connections stop reading instead of growing,
+//!   except that one holding nothing still reads a complete request (answered from the
+//!   scratch), and one that must keep a tail closes the unfinished head that has held the
+//!   pool longest ([`Stats::shed`]): a full pool costs the hoarders, not the newcomers.
 //! - Every connection has one running deadline, picked from its state: head, body rate (none
 //!   when [`Limits::min_data_rate`] is off), idle, write or linger. The header timer is not
 //!   pushed back by more bytes, which is what stops slowloris.
@@ -302,6 +305,9 @@ pub struct Stats {
     pub accept_backoffs: u64,
     /// Requests answered (any status).
     pub responses: u64,
+    /// Connections closed to free segments for others: unfinished heads that held the
+    /// exhausted pool longest.
+    pub shed: u64,
 }
 
 #[derive(Debug, Default)]
@@ -311,6 +317,7 @@ struct LoopStats {
     pooled_bytes: AtomicUsize,
     accept_backoffs: AtomicU64,
     responses: AtomicU64,
+    shed: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -341,6 +348,7 @@ impl StatsHandle {
             s.pooled_bytes += l.pooled_bytes.load(Ordering::Relaxed);
             s.accept_backoffs += l.accept_backoffs.load(Ordering::Relaxed);
             s.responses += l.responses.load(Ordering::Relaxed);
+            s.shed += l.shed.load(Ordering::Relaxed);
         }
         s
     }
