@@ -7,7 +7,6 @@
 //! `Content-Length`, anything ambiguous refused), `Expect`, and the keep-alive decision.
 
 use core::mem::MaybeUninit;
-use std::io::Write as _;
 
 use super::Limits;
 
@@ -510,21 +509,10 @@ pub fn write_response(
     version: Version,
 ) {
     let (code, reason) = status;
-    // Writing into a Vec cannot fail.
-    let _ = write!(
-        out,
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    match (persistence, version) {
-        (Persistence::Close, _) => out.extend_from_slice(b"Connection: close\r\n"),
-        (Persistence::KeepAlive, Version::Http10) => {
-            out.extend_from_slice(b"Connection: keep-alive\r\n")
-        }
-        (Persistence::KeepAlive, Version::Http11) => {}
-    }
-    out.extend_from_slice(b"\r\n");
-    out.extend_from_slice(body);
+    let mut response = super::Response::new(out, version, persistence, false);
+    // The shim's own statuses (200–599, plain reasons) are always accepted.
+    let sent = response.send(code, reason, "application/json", body);
+    debug_assert!(sent.is_ok(), "{code} {reason}");
 }
 
 /// Appends the one-line JSON error body the shim answers with, e.g. `{"error":"431 …"}`.
