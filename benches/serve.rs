@@ -1,0 +1,354 @@
+//! Throughput of the host shim serving bodies, against a minimal hyper server doing the same
+//! work (hyper 1 on tokio + multer 3): every request is a `multipart/form-data` POST whose file
+//! parts are hashed (SHA-256) as they stream in, answered with one line per file part
+//! (`<sha256>  <size>  <filename>`), keep-alive.
+//!
+//! `cargo bench --bench serve --features host` runs, for each server and 1 and 2 server
+//! threads, a closed-loop client (this binary again, in another process: `client ADDR CONNS
+//! SECONDS SHAPE`) that keeps CONNS connections busy for SECONDS and prints requests/s and MB/s
+//! of request bodies. Shapes: `small` (a 1 KiB form of three fields and a small file, what a
+//! typical upload form sends) and `upload` (one 1 MiB file). Before timing, each server's answer
+//! to each shape is checked against the sha256 the client computed.
+//!
+//! (wrk is not packaged here; the client is the same for both servers, so the comparison holds.
+//! On the 2-core machine client and server share the cores: the numbers are a ratio, not a
+//! capacity.)
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use reqparse::body::multipart::{write, WritePart};
+use reqparse::host::{BodyEvent, Config, Handler, Head, Reading, Response, Server, Service};
+use sha2::{Digest, Sha256};
+
+const BOUNDARY: &str = "----benchBoundary0123456789";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--bench"))
+        .collect();
+    match args.as_slice() {
+        ["server-ours", threads] => server_ours(threads.parse().expect("threads")),
+        ["server-hyper", threads] => server_hyper(threads.parse().expect("threads")),
+        ["client", addr, conns, secs, shape] => client(
+            addr.parse().expect("addr"),
+            conns.parse().expect("conns"),
+            secs.parse().expect("seconds"),
+            shape,
+        ),
+        _ => compare(),
+    }
+}
+
+/// The hex SHA-256 of `data`.
+fn hex(hash: Sha256) -> String {
+    hash.finalize().iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The request body of `shape` and the answer both servers must give.
+fn shape(name: &str) -> (Vec<u8>, String) {
+    let file: Vec<u8> = match name {
+        "small" => (0..700u32).map(|i| (i * 7 % 251) as u8).collect(),
+        "upload" => (0..1u32 << 20).map(|i| (i * 31 % 253) as u8).collect(),
+        other => panic!("no shape {other}"),
+    };
+    let mut parts = vec![WritePart {
+        name: "file",
+        filename: Some("data.bin"),
+        content_type: Some("application/octet-stream"),
+        data: &file,
+    }];
+    if name == "small" {
+        for (n, v) in [
+            ("title", "Holiday photos"),
+            ("tags", "sea, sun"),
+            ("note", "line one\r\nline two"),
+        ] {
+            parts.insert(
+                0,
+                WritePart {
+                    name: n,
+                    filename: None,
+                    content_type: None,
+                    data: v.as_bytes(),
+                },
+            );
+        }
+    }
+    let body = write(BOUNDARY, &parts).expect("body");
+    let answer = format!(
+        "{}  {}  data.bin\n",
+        hex(Sha256::new_with_prefix(&file)),
+        file.len()
+    );
+    (body, answer)
+}
+
+fn request(body: &[u8]) -> Vec<u8> {
+    let head = format!(
+        "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    [head.as_bytes(), body].concat()
+}
+
+// ---- ours: the shim with a handler that hashes file parts -------------------------------
+
+struct Hash;
+struct Hasher;
+#[derive(Default)]
+struct Upload {
+    lines: String,
+    current: Option<(String, u64, Sha256)>,
+}
+
+impl Handler for Hash {
+    type Service = Hasher;
+    fn service(&self) -> std::io::Result<Hasher> {
+        Ok(Hasher)
+    }
+}
+
+impl Service for Hasher {
+    type Exchange = Upload;
+    fn head(&mut self, _: &Head<'_>) -> (Upload, Reading) {
+        (Upload::default(), Reading::Parse)
+    }
+    fn body(&mut self, u: &mut Upload, event: BodyEvent<'_>) {
+        match event {
+            BodyEvent::Part(p) => {
+                u.current = p
+                    .filename()
+                    .map(|f| (f.into_cow().into_owned(), 0, Sha256::new()))
+            }
+            BodyEvent::PartData(d) => {
+                if let Some((_, size, hash)) = &mut u.current {
+                    *size += d.len() as u64;
+                    hash.update(d);
+                }
+            }
+            BodyEvent::PartEnd => {
+                if let Some((name, size, hash)) = u.current.take() {
+                    let _ = writeln!(u.lines, "{}  {size}  {name}", hex(hash));
+                }
+            }
+            _ => {}
+        }
+    }
+    fn respond(&mut self, u: Upload, response: &mut Response<'_>) {
+        let _ = response.send(200, "OK", "text/plain", u.lines.as_bytes());
+    }
+}
+
+fn server_ours(threads: usize) {
+    let server = Server::bind(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        threads,
+        ..Config::default()
+    })
+    .expect("bind");
+    println!("ADDR {}", server.local_addr());
+    let stop = server.shutdown_handle();
+    std::thread::spawn(move || {
+        let _ = std::io::stdin().read_to_end(&mut Vec::new());
+        stop.shutdown();
+    });
+    server.run_with(&Hash).expect("run");
+}
+
+// ---- hyper + multer: the same work --------------------------------------------------------
+
+fn server_hyper(threads: usize) {
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+    use hyper::{Request, Response};
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_io()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        println!("ADDR {}", listener.local_addr().expect("addr"));
+        std::thread::spawn(|| {
+            let _ = std::io::stdin().read_to_end(&mut Vec::new());
+            std::process::exit(0);
+        });
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let _ = stream.set_nodelay(true);
+            tokio::spawn(async move {
+                let service =
+                    hyper::service::service_fn(|req: Request<hyper::body::Incoming>| async move {
+                        let boundary = req
+                            .headers()
+                            .get("content-type")
+                            .and_then(|v| v.to_str().ok())
+                            .and_then(|v| multer::parse_boundary(v).ok());
+                        let mut lines = String::new();
+                        if let Some(boundary) = boundary {
+                            let mut mp = multer::Multipart::new(
+                                req.into_body().into_data_stream(),
+                                boundary,
+                            );
+                            while let Ok(Some(mut field)) = mp.next_field().await {
+                                let name = field.file_name().map(str::to_owned);
+                                let (mut size, mut hash) = (0u64, Sha256::new());
+                                while let Ok(Some(chunk)) = field.chunk().await {
+                                    size += chunk.len() as u64;
+                                    hash.update(&chunk);
+                                }
+                                if let Some(name) = name {
+                                    let _ = writeln!(lines, "{}  {size}  {name}", hex(hash));
+                                }
+                            }
+                        }
+                        let resp = Response::builder()
+                            .header("content-type", "text/plain")
+                            .body(Full::new(Bytes::from(lines)))
+                            .expect("response");
+                        Ok::<_, std::convert::Infallible>(resp)
+                    });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+}
+
+// ---- the client ---------------------------------------------------------------------------
+
+/// Reads one response; returns its body.
+fn read_response(s: &mut BufReader<TcpStream>) -> String {
+    let mut len = 0usize;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            s.read_line(&mut line).expect("read") > 0,
+            "server closed the connection"
+        );
+        let l = line.trim_end().to_ascii_lowercase();
+        if l.is_empty() {
+            break;
+        }
+        if let Some(v) = l.strip_prefix("content-length:") {
+            len = v.trim().parse().expect("length");
+        }
+    }
+    let mut body = vec![0; len];
+    s.read_exact(&mut body).expect("body");
+    String::from_utf8(body).expect("utf-8")
+}
+
+fn client(addr: SocketAddr, conns: usize, secs: f64, shape_name: &str) {
+    let (body, answer) = shape(shape_name);
+    let req = request(&body);
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    let threads: Vec<_> = (0..conns)
+        .map(|_| {
+            let req = req.clone();
+            let answer = answer.clone();
+            std::thread::spawn(move || {
+                let mut w = TcpStream::connect(addr).expect("connect");
+                w.set_nodelay(true).unwrap();
+                let mut r = BufReader::new(w.try_clone().unwrap());
+                let mut n = 0u64;
+                while Instant::now() < deadline {
+                    w.write_all(&req).expect("write");
+                    let got = read_response(&mut r);
+                    if n == 0 {
+                        assert_eq!(got, answer, "the server's answer");
+                    }
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: u64 = threads
+        .into_iter()
+        .map(|t| t.join().expect("client thread"))
+        .sum();
+    let rps = total as f64 / secs;
+    println!("RESULT {rps:.0} {:.1}", rps * body.len() as f64 / 1e6);
+}
+
+fn spawn(args: &[&str]) -> (Child, BufReader<std::process::ChildStdout>) {
+    let exe = std::env::current_exe().expect("current_exe");
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    (child, out)
+}
+
+fn line(out: &mut BufReader<std::process::ChildStdout>) -> String {
+    let mut l = String::new();
+    out.read_line(&mut l).expect("child output");
+    l.trim().to_string()
+}
+
+fn compare() {
+    let secs = std::env::var("REQPARSE_SERVE_SECS").unwrap_or_else(|_| "5".into());
+    let conns = std::env::var("REQPARSE_SERVE_CONNS").unwrap_or_else(|_| "16".into());
+    println!(
+        "closed-loop client, {conns} connections, {secs} s per run; requests/s (MB/s of bodies)"
+    );
+    println!(
+        "{:<8} {:>7} {:>18} {:>18} {:>7}",
+        "shape", "threads", "reqparse", "hyper+multer", "ratio"
+    );
+    for shape_name in ["small", "upload"] {
+        for threads in ["1", "2"] {
+            let mut rps = Vec::new();
+            let mut cells = Vec::new();
+            for kind in ["server-ours", "server-hyper"] {
+                let (mut server, mut out) = spawn(&[kind, threads]);
+                let addr = line(&mut out);
+                let addr = addr.strip_prefix("ADDR ").expect("ADDR line").to_string();
+                let (mut client, mut cout) = spawn(&["client", &addr, &conns, &secs, shape_name]);
+                let result = line(&mut cout);
+                let mut it = result
+                    .strip_prefix("RESULT ")
+                    .expect("RESULT line")
+                    .split(' ');
+                let (r, mb): (f64, f64) = (
+                    it.next().unwrap().parse().unwrap(),
+                    it.next().unwrap().parse().unwrap(),
+                );
+                let _ = client.wait();
+                drop(server.stdin.take());
+                let _ = server.wait();
+                rps.push(r);
+                cells.push(format!("{r:.0} ({mb:.0})"));
+            }
+            println!(
+                "{:<8} {:>7} {:>18} {:>18} {:>6.2}x",
+                shape_name,
+                threads,
+                cells[0],
+                cells[1],
+                rps[0] / rps[1]
+            );
+        }
+    }
+}
