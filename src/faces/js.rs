@@ -846,6 +846,8 @@ pub struct RpBody {
 /// Writes the events of one feed.
 struct Events<'s> {
     input: &'s [u8],
+    /// Where the bytes of this feed start in `input` (after the tail held from before).
+    tail: usize,
     events: &'s mut Vec<u32>,
     text: &'s mut Vec<u8>,
 }
@@ -882,9 +884,17 @@ impl Events<'_> {
         self.push(&[NULL, NULL]);
     }
 
+    /// Data, in two events when it begins in the tail and ends in the feed: JS copies the
+    /// tail's bytes and slices the rest out of its chunk.
     fn data(&mut self, d: &[u8]) {
         let at = offset_in(self.input, d).unwrap_or(0);
-        self.push(&[EV_DATA, at as u32, (at + d.len()) as u32]);
+        let end = at + d.len();
+        if at < self.tail && self.tail < end {
+            self.push(&[EV_DATA, at as u32, self.tail as u32]);
+            self.push(&[EV_DATA, self.tail as u32, end as u32]);
+        } else {
+            self.push(&[EV_DATA, at as u32, end as u32]);
+        }
     }
 
     fn u64(&mut self, n: u64) {
@@ -924,7 +934,7 @@ impl RpBody {
     }
 
     /// Runs the reader over `buf[start..len]` until it wants more input, ends or fails.
-    fn run(&mut self, eof: bool) -> i32 {
+    fn run(&mut self, tail: usize, eof: bool) -> i32 {
         let RpBody {
             reader,
             buf,
@@ -937,6 +947,7 @@ impl RpBody {
         let input = buf.get(..*len).unwrap_or_default();
         let mut out = Events {
             input,
+            tail,
             events,
             text,
         };
@@ -1085,7 +1096,7 @@ impl RpBody {
         }
         self.events.clear();
         self.text.clear();
-        let r = self.run(false);
+        let r = self.run(0, false);
         self.publish();
         r
     }
@@ -1119,8 +1130,9 @@ impl RpBody {
             self.publish();
             return FEED_END;
         }
+        let tail = self.len;
         self.len = (self.len + n as usize).min(self.buf.len());
-        let r = self.run(eof);
+        let r = self.run(tail, eof);
         if r != FEED_MORE {
             self.over = true;
         }

@@ -1,0 +1,628 @@
+'use strict';
+// Request bodies read as they arrive: parseMultipart, parseForm and decodeChunked over a Node
+// Readable, a web ReadableStream or any (async) iterable of Uint8Array chunks. The wasm handle
+// (`RpBody`, src/faces/js.rs) is fed each chunk, copied once into its input buffer, and answers
+// the events it found as offsets into what was fed: part data is the caller's chunk sliced with
+// subarray (no copy), except the few bytes the reader had held back from the chunk before
+// (what may begin a delimiter), which are copied out of wasm memory. The next chunk is pulled
+// only when every event of the current one has been taken, so a slow consumer of a file's
+// stream holds the source back: at most one chunk is read ahead.
+
+/**
+ * @param {object} shared what index.cjs shares: the wasm module, the layout reader, the error
+ * class and the option helpers.
+ */
+module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_PROFILES, profileOf, expectOptions }) {
+  const memory = wasm.rp_memory();
+  const SPAN_TEXT = fromLayout('body', 'spanText');
+  const NULL = fromLayout('body', 'null');
+  const MAX_FEED = fromLayout('body', 'maxFeed');
+  const FEED_MORE = fromLayout('body', 'more');
+  const FEED_ERROR = fromLayout('body', 'error');
+  const EV_DATA = fromLayout('body', 'events', 'data');
+  const EV_PART = fromLayout('body', 'events', 'part');
+  const EV_PART_END = fromLayout('body', 'events', 'partEnd');
+  const EV_END = fromLayout('body', 'events', 'end');
+  const EV_PAIR = fromLayout('body', 'events', 'pair');
+  const EV_TRAILER = fromLayout('body', 'events', 'trailer');
+  const EV_ERROR = fromLayout('body', 'events', 'error');
+  const B_EVENTS = fromLayout('body', 'header', 'events');
+  const B_EVENTS_LEN = fromLayout('body', 'header', 'eventsLen');
+  const B_TEXT = fromLayout('body', 'header', 'text');
+  const B_BUF = fromLayout('body', 'header', 'buf');
+  const MULTIPART_PROFILES = Object.fromEntries(fromLayout('body', 'multipartProfiles').map((n, i) => [n, i]));
+  // Words after each event's tag.
+  const WORDS = { [EV_DATA]: 2, [EV_PART]: 8, [EV_PART_END]: 0, [EV_END]: 2, [EV_PAIR]: 4, [EV_TRAILER]: 4, [EV_ERROR]: 6 };
+
+  /** `max_parts` → `maxParts`: JS spells the core's limit names in camelCase. */
+  const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  /** The limits of one reader: JS names in wire order. */
+  const limitNames = (key) => fromLayout('body', key).map(camel);
+  const CHUNKED_LIMITS = limitNames('chunkedLimits');
+  const FORM_LIMITS = limitNames('formLimits');
+  const MULTIPART_LIMITS = limitNames('multipartLimits');
+
+  let mem8;
+  let mem32;
+  let memBuf;
+  function views() {
+    mem8 = new Uint8Array(memory.buffer);
+    mem32 = new Uint32Array(memory.buffer);
+    memBuf = Buffer.from(memory.buffer);
+  }
+  views();
+  // Views detach when wasm memory grows (a detached view has length 0).
+  const fresh = () => {
+    if (mem8.length === 0) views();
+  };
+
+  // ---- options --------------------------------------------------------------------------------
+
+  function checkKeys(o, allowed, what) {
+    for (const key of Object.keys(o)) {
+      if (!allowed.includes(key)) {
+        throw new TypeError(`${what}: unknown option '${key}' (known: ${allowed.join(', ')})`);
+      }
+    }
+  }
+
+  /** The limits object as the wire's Float64Array: NaN for a limit left at its default. */
+  function limitsOf(limits, names, what) {
+    const out = new Float64Array(names.length).fill(NaN);
+    if (limits === undefined) return out;
+    if (limits === null || typeof limits !== 'object') throw new TypeError(`${what}: limits must be an object`);
+    for (const [key, value] of Object.entries(limits)) {
+      const i = names.indexOf(key);
+      if (i < 0) throw new TypeError(`${what}: unknown limit '${key}' (known: ${names.join(', ')})`);
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !(value >= 0) || !(Number.isInteger(value) || value === Infinity)) {
+        throw new TypeError(`${what}: limit ${key} must be a non-negative integer or Infinity`);
+      }
+      out[i] = value;
+    }
+    return out;
+  }
+
+  /**
+   * A boundary or Content-Type value as bytes: a Uint8Array as it is; a string of chars up to
+   * U+00FF one byte per char (Node's `req.headers` hands header bytes over that way), any other
+   * string as UTF-8.
+   */
+  function headerBytes(value, what) {
+    if (value instanceof Uint8Array) return value;
+    if (typeof value !== 'string') throw new TypeError(`${what} must be a string or a Uint8Array`);
+    // eslint-disable-next-line no-control-regex
+    return Buffer.from(value, /^[\u0000-\u00ff]*$/.test(value) ? 'latin1' : 'utf8');
+  }
+
+  // ---- sources --------------------------------------------------------------------------------
+
+  /**
+   * How to get an iterator over the chunks of `source`, checked now; the iterator itself is
+   * made only when the body is read (a Readable's starts reading).
+   */
+  function chunksOf(source, what) {
+    if (source !== null && typeof source === 'object') {
+      if (typeof source[Symbol.asyncIterator] === 'function') return () => source[Symbol.asyncIterator]();
+      if (typeof source.getReader === 'function') return () => readerIterator(source.getReader());
+      if (typeof source[Symbol.iterator] === 'function') return () => source[Symbol.iterator]();
+    }
+    throw new TypeError(`${what}: source must be a Node Readable, a web ReadableStream or an (async) iterable of Uint8Array`);
+  }
+
+  /** A web ReadableStream without async iteration, through its reader. */
+  function readerIterator(reader) {
+    return {
+      next: () => reader.read(),
+      async return() {
+        await reader.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  const EMPTY = new Uint8Array(0);
+  const DONE = Object.freeze({ done: true, value: undefined });
+
+  function checkChunk(chunk) {
+    if (chunk instanceof Uint8Array) return chunk;
+    if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+    throw new TypeError(
+      `reqparse: the source gave a ${chunk === null ? 'null' : typeof chunk} chunk, not a Uint8Array (a Readable with an encoding set?)`,
+    );
+  }
+
+  // ---- the feed: one wasm handle, one source, the events of the chunk being read -----------
+
+  class Feed {
+    /** `iterate`: makes the source's iterator (see chunksOf), at the first read. */
+    constructor(handle, iterate) {
+      this.h = handle;
+      this.header = handle.header() >>> 2;
+      this.iterate = iterate;
+      this.it = null;
+      this.chunk = EMPTY;
+      // Bytes of a chunk over MAX_FEED not fed yet.
+      this.pending = null;
+      this.chunkAt = 0;
+      this.buf = 0;
+      this.text = 0;
+      this.ev = 0;
+      this.evEnd = 0;
+      this.status = FEED_MORE;
+      this.eof = false;
+      this.error = null;
+      this.closed = false;
+    }
+
+    /** Whether an event is ready; else the next chunk must be fed (`fill`). */
+    has() {
+      return this.ev < this.evEnd;
+    }
+
+    /** Feeds chunks until an event is ready; false when none will come. */
+    async fill() {
+      while (this.ev >= this.evEnd) {
+        if (this.status !== FEED_MORE || this.closed) return false;
+        let chunk = this.pending;
+        this.pending = null;
+        if (chunk === null) {
+          this.it ??= this.iterate();
+          const r = await this.it.next();
+          if (this.closed) return false;
+          if (r.done) {
+            this.eof = true;
+            chunk = EMPTY;
+          } else {
+            chunk = checkChunk(r.value);
+          }
+        }
+        if (chunk.length > MAX_FEED) {
+          this.pending = chunk.subarray(MAX_FEED);
+          chunk = chunk.subarray(0, MAX_FEED);
+        }
+        this.feed(chunk, this.eof && this.pending === null);
+      }
+      return true;
+    }
+
+    feed(chunk, eof) {
+      const h = this.h;
+      const at = h.reserve(chunk.length);
+      if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
+      fresh();
+      mem8.set(chunk, at);
+      this.status = h.feed(chunk.length, eof);
+      fresh();
+      this.read(chunk, at);
+    }
+
+    /** Takes the events of the last feed (or of `error()`) from the handle's header. */
+    read(chunk, at) {
+      const header = this.header;
+      this.buf = mem32[header + B_BUF];
+      this.text = mem32[header + B_TEXT];
+      this.ev = mem32[header + B_EVENTS] >>> 2;
+      this.evEnd = this.ev + mem32[header + B_EVENTS_LEN];
+      this.chunk = chunk;
+      this.chunkAt = at - this.buf;
+    }
+
+    tag() {
+      return mem32[this.ev];
+    }
+
+    /** Moves past the current event. */
+    skip() {
+      this.ev += 1 + WORDS[mem32[this.ev]];
+    }
+
+    /** The string whose span is at word `w` (null for a null span). */
+    str(w) {
+      const start = mem32[w];
+      if (start === NULL) return null;
+      const end = mem32[w + 1];
+      const base = start >= SPAN_TEXT ? this.text - SPAN_TEXT : this.buf;
+      return memBuf.utf8Slice(base + start, base + end);
+    }
+
+    /** The bytes whose span is at word `w` (a copy), or null. */
+    bytes(w) {
+      const start = mem32[w];
+      if (start === NULL) return null;
+      const base = start >= SPAN_TEXT ? this.text - SPAN_TEXT : this.buf;
+      return mem8.slice(base + start, base + mem32[w + 1]);
+    }
+
+    /** The current data event's bytes: the caller's chunk, sliced, or a copy of the tail. */
+    data() {
+      const s = mem32[this.ev + 1];
+      const e = mem32[this.ev + 2];
+      const at = this.chunkAt;
+      return s >= at ? this.chunk.subarray(s - at, e - at) : mem8.slice(this.buf + s, this.buf + e);
+    }
+
+    /** The current error event as a ReqparseError (kept: every later read throws it too). */
+    fail() {
+      const w = this.ev;
+      const kind = this.str(w + 3);
+      const offset = mem32[w + 5] + mem32[w + 6] * 2 ** 32;
+      const e = new ReqparseError(this.str(w + 1), offset);
+      e.kind = kind;
+      if (kind.startsWith('limit:')) e.limit = camel(kind.slice(6));
+      this.error = e;
+      this.close();
+      return e;
+    }
+
+    /** The bytes fed after the end (chunked) and those of the chunk not fed yet. */
+    rest() {
+      const fed = this.h.rest();
+      return this.pending === null ? fed : Buffer.concat([fed, this.pending]);
+    }
+
+    /** Frees the handle; `release`: lets the source go too (an early exit or an error). */
+    close(release = true) {
+      if (this.closed) return;
+      this.closed = true;
+      this.ev = this.evEnd = 0;
+      this.h.free();
+      if (release && this.it !== null && typeof this.it.return === 'function') {
+        // A source that fails to close must not hide the reason the body was left.
+        Promise.resolve()
+          .then(() => this.it.return())
+          .catch(() => {});
+      }
+    }
+  }
+
+  /** Next event of `feed`, after awaiting input if needed; throws the body's error. */
+  async function ready(feed) {
+    if (feed.error !== null) throw feed.error;
+    if (!feed.has() && !(await feed.fill())) {
+      if (feed.error !== null) throw feed.error;
+      return false;
+    }
+    if (feed.tag() === EV_ERROR) throw feed.fail();
+    return true;
+  }
+
+  /** Serialises the async steps of one body (a part stream and the parts iterator). */
+  class Serial {
+    constructor() {
+      this.busy = null;
+    }
+
+    run(step) {
+      const go = () => {
+        const p = step();
+        this.busy = p;
+        const clear = () => {
+          if (this.busy === p) this.busy = null;
+        };
+        p.then(clear, clear);
+        return p;
+      };
+      if (this.busy === null) return go();
+      return this.busy.then(go, go);
+    }
+  }
+
+  // ---- multipart/form-data --------------------------------------------------------------------
+
+  /** A file part's data: an async iterable of Uint8Array, read once. */
+  class PartStream {
+    #body;
+    #done = false;
+
+    constructor(body) {
+      this.#body = body;
+    }
+
+    [Symbol.asyncIterator]() {
+      return this;
+    }
+
+    /** The next piece of the file's data. */
+    next() {
+      if (this.#done) return Promise.resolve(DONE);
+      return this.#body.serial.run(() => this.#next());
+    }
+
+    async #next() {
+      const feed = this.#body.feed;
+      if (this.#done) return DONE;
+      for (;;) {
+        if (!(await ready(feed))) {
+          this.#done = true;
+          return DONE;
+        }
+        const tag = feed.tag();
+        if (tag === EV_DATA) {
+          const value = feed.data();
+          feed.skip();
+          return { done: false, value };
+        }
+        feed.skip();
+        if (tag === EV_PART_END) {
+          this.#done = true;
+          return DONE;
+        }
+      }
+    }
+
+    /** Stops reading: the rest of the file's data is skipped (read and dropped). */
+    async return() {
+      await this.skip();
+      return DONE;
+    }
+
+    /** Reads and drops the rest of the data (what asking for the next part does). */
+    skip() {
+      if (this.#done) return Promise.resolve();
+      return this.#body.serial.run(async () => {
+        const feed = this.#body.feed;
+        while (!this.#done && (await ready(feed))) {
+          const tag = feed.tag();
+          feed.skip();
+          if (tag === EV_PART_END) break;
+        }
+        this.#done = true;
+      });
+    }
+  }
+
+  /** The parts of a multipart/form-data body (see parseMultipart). */
+  class MultipartParts {
+    #current = null;
+
+    constructor(feed) {
+      this.feed = feed;
+      this.serial = new Serial();
+    }
+
+    [Symbol.asyncIterator]() {
+      return this;
+    }
+
+    async next() {
+      if (this.#current !== null) {
+        const current = this.#current;
+        this.#current = null;
+        await current.skip();
+      }
+      return this.serial.run(() => this.#next());
+    }
+
+    async #next() {
+      const feed = this.feed;
+      try {
+        for (;;) {
+          if (!(await ready(feed))) return this.#end();
+          const tag = feed.tag();
+          if (tag === EV_END) return this.#end();
+          if (tag !== EV_PART) {
+            feed.skip();
+            continue;
+          }
+          const w = feed.ev;
+          const name = feed.str(w + 1);
+          const filename = feed.str(w + 3);
+          const contentType = feed.str(w + 7);
+          if (filename === null) {
+            feed.skip();
+            return { done: false, value: { name, filename: null, contentType, value: await this.#value() } };
+          }
+          const filenameRaw = feed.bytes(w + 5);
+          feed.skip();
+          const stream = new PartStream(this);
+          this.#current = stream;
+          return { done: false, value: { name, filename, filenameRaw, contentType, stream } };
+        }
+      } catch (e) {
+        this.feed.close();
+        throw e;
+      }
+    }
+
+    /** A field's value: its data, decoded as UTF-8 (invalid bytes replaced). */
+    async #value() {
+      const feed = this.feed;
+      let pieces = null;
+      for (;;) {
+        if (!(await ready(feed))) return '';
+        const tag = feed.tag();
+        if (tag === EV_PART_END) {
+          feed.skip();
+          if (pieces === null) return '';
+          return pieces.length === 1 ? Buffer.prototype.utf8Slice.call(pieces[0], 0, pieces[0].length) : Buffer.concat(pieces).utf8Slice();
+        }
+        if (tag === EV_DATA) {
+          const s = mem32[feed.ev + 1];
+          const e = mem32[feed.ev + 2];
+          feed.skip();
+          // The common case, a value whole in one feed: decoded straight from wasm memory.
+          if (pieces === null && feed.has() && feed.tag() === EV_PART_END) {
+            feed.skip();
+            return memBuf.utf8Slice(feed.buf + s, feed.buf + e);
+          }
+          (pieces ??= []).push(mem8.slice(feed.buf + s, feed.buf + e));
+        } else {
+          feed.skip();
+        }
+      }
+    }
+
+    #end() {
+      this.feed.close(false);
+      return DONE;
+    }
+
+    /** Stops reading the body (a `break` out of `for await`): lets the source go. */
+    async return() {
+      this.#current = null;
+      this.feed.close();
+      return DONE;
+    }
+  }
+
+  const MULTIPART_OPTIONS = ['boundary', 'contentType', 'profile', 'limits'];
+
+  /**
+   * The parts of a multipart/form-data body, as they arrive.
+   * @param {any} source a Node Readable, a web ReadableStream or an (async) iterable of Uint8Array
+   * @param {{boundary?: string|Uint8Array, contentType?: string|Uint8Array, profile?: string, limits?: object}} options
+   */
+  function parseMultipart(source, options) {
+    const what = 'parseMultipart';
+    const o = expectOptions(options, what);
+    checkKeys(o, MULTIPART_OPTIONS, what);
+    const hasBoundary = o.boundary !== undefined;
+    if (hasBoundary === (o.contentType !== undefined)) {
+      throw new TypeError(`${what}: give exactly one of boundary and contentType`);
+    }
+    const header = hasBoundary ? headerBytes(o.boundary, `${what}: boundary`) : headerBytes(o.contentType, `${what}: contentType`);
+    const profile = profileOf(MULTIPART_PROFILES, o.profile, 0, what);
+    const limits = limitsOf(o.limits, MULTIPART_LIMITS, what);
+    const iterate = chunksOf(source, what);
+    const h = wasm.RpBody.multipart(header, !hasBoundary, profile, limits);
+    const feed = new Feed(h, iterate);
+    // A bad boundary is known before any byte is read: thrown now, the source left untouched.
+    if (h.error() === FEED_ERROR) {
+      fresh();
+      feed.read(EMPTY, 0);
+      feed.status = FEED_ERROR;
+      throw feed.fail();
+    }
+    return new MultipartParts(feed);
+  }
+
+  // ---- application/x-www-form-urlencoded ------------------------------------------------------
+
+  /** The `[name, value]` pairs of a form body (see parseForm). */
+  class FormPairs {
+    constructor(feed) {
+      this.feed = feed;
+    }
+
+    [Symbol.asyncIterator]() {
+      return this;
+    }
+
+    async next() {
+      const feed = this.feed;
+      try {
+        for (;;) {
+          if (!(await ready(feed))) return DONE;
+          const tag = feed.tag();
+          if (tag === EV_PAIR) {
+            const w = feed.ev;
+            const value = [feed.str(w + 1), feed.str(w + 3)];
+            feed.skip();
+            return { done: false, value };
+          }
+          if (tag === EV_END) {
+            feed.close(false);
+            return DONE;
+          }
+          feed.skip();
+        }
+      } catch (e) {
+        feed.close();
+        throw e;
+      }
+    }
+
+    async return() {
+      this.feed.close();
+      return DONE;
+    }
+  }
+
+  const FORM_OPTIONS = ['profile', 'limits'];
+
+  /**
+   * The pairs of an application/x-www-form-urlencoded body, decoded as queries are.
+   * @param {any} source
+   * @param {{profile?: 'whatwg'|'dotnet'|'strict', limits?: object}} [options]
+   */
+  function parseForm(source, options) {
+    const what = 'parseForm';
+    const o = expectOptions(options, what);
+    checkKeys(o, FORM_OPTIONS, what);
+    const profile = profileOf(QUERY_PROFILES, o.profile, 0, what);
+    const limits = limitsOf(o.limits, FORM_LIMITS, what);
+    const iterate = chunksOf(source, what);
+    return new FormPairs(new Feed(wasm.RpBody.form(profile, limits), iterate));
+  }
+
+  // ---- chunked transfer coding ----------------------------------------------------------------
+
+  /** The data of a chunked body (see decodeChunked). */
+  class ChunkedBody {
+    constructor(feed) {
+      this.feed = feed;
+      /** The trailer fields, `[name, value]`, once the body has been read to its end. */
+      this.trailers = [];
+      /** Bytes of the source that were the chunked body, once it has been read to its end. */
+      this.consumed = null;
+      /** What the source gave after the body's end (the next message's bytes), once known. */
+      this.rest = null;
+    }
+
+    [Symbol.asyncIterator]() {
+      return this;
+    }
+
+    async next() {
+      const feed = this.feed;
+      try {
+        for (;;) {
+          if (!(await ready(feed))) return DONE;
+          const tag = feed.tag();
+          const w = feed.ev;
+          if (tag === EV_DATA) {
+            const value = feed.data();
+            feed.skip();
+            return { done: false, value };
+          }
+          if (tag === EV_TRAILER) {
+            this.trailers.push([feed.str(w + 1), feed.str(w + 3)]);
+          } else if (tag === EV_END) {
+            this.consumed = mem32[w + 1] + mem32[w + 2] * 2 ** 32;
+            this.rest = feed.rest();
+            // The source may go on with another message: it is left open, not released.
+            feed.close(false);
+            return DONE;
+          }
+          feed.skip();
+        }
+      } catch (e) {
+        feed.close();
+        throw e;
+      }
+    }
+
+    async return() {
+      this.feed.close();
+      return DONE;
+    }
+  }
+
+  /**
+   * The data of a body in the chunked transfer coding (RFC 9112 §7.1), decoded strictly.
+   * @param {any} source
+   * @param {{limits?: object}} [options]
+   */
+  function decodeChunked(source, options) {
+    const what = 'decodeChunked';
+    const o = expectOptions(options, what);
+    checkKeys(o, ['limits'], what);
+    const limits = limitsOf(o.limits, CHUNKED_LIMITS, what);
+    const iterate = chunksOf(source, what);
+    return new ChunkedBody(new Feed(wasm.RpBody.chunked(limits), iterate));
+  }
+
+  return { parseMultipart, parseForm, decodeChunked };
+};

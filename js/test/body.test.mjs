@@ -1,0 +1,375 @@
+// The body readers (parseMultipart, parseForm, decodeChunked) against the shared vectors
+// (../../tests/vectors/{multipart,form,chunked}.json, the ones the Rust tests read): the whole
+// body as one chunk, split in two at every point, and one byte per chunk, each giving the same
+// parts and the same error at the same offset. Then what only this face has: Node Readables and
+// web ReadableStreams as sources, back-pressure from a slow consumer of a file's stream, early
+// exits, bodies read at once, and option checks.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { test } from 'node:test';
+import { createRequire } from 'node:module';
+import { ReqparseError, decodeChunked, parseForm, parseMultipart } from 'reqparse';
+
+const require = createRequire(import.meta.url);
+const { load } = require('./vectors.cjs');
+
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+const limitsOf = (c) => (c.limits ? Object.fromEntries(Object.entries(c.limits).map(([k, v]) => [camel(k), v])) : undefined);
+const bytesOf = (c) => Buffer.from(c.input, c.input_encoding === 'latin1' ? 'latin1' : 'utf8');
+/** Every value of an async iterable (Array.fromAsync is Node 22+). */
+async function all(iterable) {
+  const out = [];
+  for await (const x of iterable) out.push(x);
+  return out;
+}
+const text = (chunks) => Buffer.concat(chunks).toString('utf8');
+
+/** Every way the tests cut a body into chunks: whole, two pieces at every point, bytes. */
+function* cuts(input) {
+  yield ['whole', [input]];
+  for (let at = 0; at <= input.length; at++) yield [`split at ${at}`, [input.subarray(0, at), input.subarray(at)]];
+  yield ['one byte at a time', [...input].map((b) => Uint8Array.of(b))];
+}
+
+/** Runs `read` over every cut; each must give what the whole body gave, and that must match. */
+async function everyCut(input, read, want, name) {
+  let whole;
+  for (const [how, chunks] of cuts(input)) {
+    const got = await read(chunks);
+    if (whole === undefined) {
+      whole = got;
+      assert.deepStrictEqual(got.error ?? { ok: got.ok }, want, `${name}: ${how}`);
+    } else {
+      assert.deepStrictEqual(got, whole, `${name}: ${how}`);
+    }
+  }
+}
+
+/** `{ok: value}` or `{error: {kind, offset}}` plus what came before the error. */
+async function outcome(run) {
+  const seen = [];
+  try {
+    return { ok: await run(seen) };
+  } catch (e) {
+    assert.ok(e instanceof ReqparseError, e && e.stack);
+    assert.ok(e.message.length > 0);
+    if (e.kind.startsWith('limit:')) assert.equal(e.limit, camel(e.kind.slice(6)));
+    return { error: { kind: e.kind, offset: e.offset }, seen };
+  }
+}
+
+async function readMultipart(chunks, options) {
+  return outcome(async (seen) => {
+    for await (const part of parseMultipart(chunks, options)) {
+      const out = { name: part.name, filename: part.filename, content_type: part.contentType };
+      seen.push(out);
+      if (part.filename === null) {
+        assert.equal(typeof part.value, 'string');
+        out.data = part.value;
+      } else {
+        assert.ok(part.filenameRaw instanceof Uint8Array);
+        const data = [];
+        out.data = '';
+        for await (const piece of part.stream) {
+          assert.ok(piece instanceof Uint8Array && piece.length > 0);
+          data.push(piece);
+          out.data = text(data);
+        }
+      }
+    }
+    return seen;
+  });
+}
+
+test('parseMultipart: tests/vectors/multipart.json, whole, split at every point and byte by byte', async (t) => {
+  for (const c of load('multipart.json')) {
+    for (const profile of c.profiles ?? ['fetch']) {
+      const name = `${c.source} [${profile}]`;
+      await t.test(name, async () => {
+        const options = { boundary: c.boundary, profile, limits: limitsOf(c) };
+        const want = c.expect_error ?? { ok: c.expect };
+        const input = bytesOf(c);
+        let sync;
+        try {
+          parseMultipart([], options);
+        } catch (e) {
+          // A bad boundary is refused at once, before any byte is read.
+          sync = { kind: e.kind, offset: e.offset };
+        }
+        if (sync !== undefined) return assert.deepStrictEqual(sync, want);
+        await everyCut(input, (chunks) => readMultipart(chunks, options), want, name);
+      });
+    }
+  }
+});
+
+test('parseForm: tests/vectors/form.json, whole, split at every point and byte by byte', async (t) => {
+  for (const c of load('form.json')) {
+    await t.test(c.source, async () => {
+      const options = { profile: c.profile, limits: limitsOf(c) };
+      const want = c.expect_error ?? { ok: c.expect };
+      const read = (chunks) =>
+        outcome(async (seen) => {
+          for await (const pair of parseForm(chunks, options)) seen.push(pair);
+          return seen;
+        });
+      await everyCut(bytesOf(c), read, want, c.source);
+    });
+  }
+});
+
+test('decodeChunked: tests/vectors/chunked.json, whole, split at every point and byte by byte', async (t) => {
+  for (const c of load('chunked.json')) {
+    await t.test(c.source, async () => {
+      const input = bytesOf(c);
+      const options = { limits: limitsOf(c) };
+      let want = c.expect_error;
+      if (want === undefined) want = { ok: { consumed: input.length, ...c.expect } };
+      const read = (chunks) =>
+        outcome(async (seen) => {
+          const body = decodeChunked(chunks, options);
+          for await (const data of body) seen.push(data);
+          // What followed the body is handed back, to the byte.
+          assert.deepStrictEqual(Buffer.concat([...chunks]).subarray(body.consumed), Buffer.from(body.rest));
+          return {
+            data: text(seen),
+            trailers: body.trailers,
+            consumed: body.consumed,
+          };
+        });
+      await everyCut(input, read, want, c.source);
+    });
+  }
+});
+
+const BOUNDARY = 'XyZ';
+const field = (name, value) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const fileHead = (name, filename, type = 'application/octet-stream') =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`;
+const close = `--${BOUNDARY}--\r\n`;
+
+/** A body with a field, a file of `size` pseudo-random bytes, and another field. */
+function uploadBody(size) {
+  const data = Buffer.alloc(size);
+  let x = 12345;
+  for (let i = 0; i < size; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    data[i] = x >>> 24;
+  }
+  const body = Buffer.concat([
+    Buffer.from(field('title', 'Holiday') + fileHead('photo', 'C:\\photos\\a.jpg', 'image/jpeg')),
+    data,
+    Buffer.from(`\r\n${field('note', 'résumé')}${close}`),
+  ]);
+  return { body, data };
+}
+
+async function collect(stream) {
+  const pieces = [];
+  for await (const piece of stream) pieces.push(piece);
+  return Buffer.concat(pieces);
+}
+
+test('parseMultipart: a Node Readable from fs.createReadStream, and Readable.from', async () => {
+  const { body, data } = uploadBody(300_000);
+  const dir = mkdtempSync(join(tmpdir(), 'reqparse-'));
+  try {
+    const file = join(dir, 'body.bin');
+    writeFileSync(file, body);
+    for (const source of [
+      () => createReadStream(file, { highWaterMark: 7919 }),
+      () => Readable.from([body.subarray(0, 1000), body.subarray(1000)]),
+    ]) {
+      const parts = [];
+      for await (const part of parseMultipart(source(), { contentType: `multipart/form-data; boundary=${BOUNDARY}` })) {
+        parts.push(part.filename === null ? [part.name, part.value] : [part.name, part.filename, part.contentType, await collect(part.stream)]);
+      }
+      assert.deepStrictEqual(parts, [
+        ['title', 'Holiday'],
+        ['photo', 'C:\\photos\\a.jpg', 'image/jpeg', data],
+        ['note', 'résumé'],
+      ]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('parseMultipart, parseForm, decodeChunked: a web ReadableStream', async () => {
+  const { body, data } = uploadBody(70_000);
+  const stream = (bytes, size) =>
+    new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += size) controller.enqueue(bytes.subarray(i, i + size));
+        controller.close();
+      },
+    });
+  const parts = [];
+  for await (const part of parseMultipart(stream(body, 4096), { boundary: BOUNDARY })) {
+    parts.push(part.filename === null ? part.value : await collect(part.stream));
+  }
+  assert.deepStrictEqual(parts, ['Holiday', data, 'résumé']);
+  // A stream without async iteration is read through its reader.
+  const readerOnly = stream(Buffer.from('a=1&b=%C3%A9'), 3);
+  const plain = { getReader: () => readerOnly.getReader() };
+  const pairs = [];
+  for await (const pair of parseForm(plain)) pairs.push(pair);
+  assert.deepStrictEqual(pairs, [['a', '1'], ['b', 'é']]);
+  const chunked = decodeChunked(stream(Buffer.from('5\r\nhello\r\n0\r\nX-A: b\r\n\r\n'), 2));
+  assert.equal(text(await all(chunked)), 'hello');
+  assert.deepStrictEqual(chunked.trailers, [['X-A', 'b']]);
+});
+
+test('parseMultipart: a slow consumer of a file stream holds the source back', async () => {
+  const chunk = 64 * 1024;
+  const { body, data } = uploadBody(40 * chunk);
+  let pulled = 0;
+  // A source that counts what was asked of it.
+  const source = {
+    [Symbol.asyncIterator]() {
+      let at = 0;
+      return {
+        async next() {
+          if (at >= body.length) return { done: true, value: undefined };
+          pulled += 1;
+          const value = body.subarray(at, at + chunk);
+          at += chunk;
+          return { done: false, value };
+        },
+      };
+    },
+  };
+  const parts = parseMultipart(source, { boundary: BOUNDARY });
+  const title = (await parts.next()).value;
+  assert.equal(title.value, 'Holiday');
+  const photo = (await parts.next()).value;
+  assert.equal(photo.filename, 'C:\\photos\\a.jpg');
+  let got = 0;
+  const pieces = [];
+  for await (const piece of photo.stream) {
+    pieces.push(piece);
+    got += piece.length;
+    // The reader is at most one chunk (and the bytes it may hold back) ahead of the consumer.
+    assert.ok(pulled * chunk <= got + 2 * chunk, `pulled ${pulled} chunks with ${got} bytes consumed`);
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.ok(Buffer.concat(pieces).equals(data));
+  // Most pieces are views of the source's own chunks, not copies.
+  assert.ok(pieces.filter((p) => p.buffer === body.buffer).length >= pieces.length - 2);
+  assert.equal((await parts.next()).value.value, 'résumé');
+  assert.equal((await parts.next()).done, true);
+});
+
+test('parseMultipart: asking for the next part skips the rest of an unread file', async () => {
+  const { body } = uploadBody(200_000);
+  const chunks = [];
+  for (let i = 0; i < body.length; i += 10_000) chunks.push(body.subarray(i, i + 10_000));
+  const names = [];
+  for await (const part of parseMultipart(chunks, { boundary: BOUNDARY })) names.push(part.name);
+  assert.deepStrictEqual(names, ['title', 'photo', 'note']);
+});
+
+test('parseMultipart: a break out of the loop lets the source go', async () => {
+  const { body } = uploadBody(1000);
+  const readable = Readable.from([body.subarray(0, 300), body.subarray(300)]);
+  for await (const part of parseMultipart(readable, { boundary: BOUNDARY })) {
+    assert.equal(part.name, 'title');
+    break;
+  }
+  await new Promise((r) => setImmediate(r));
+  assert.ok(readable.destroyed);
+});
+
+test('parseMultipart: errors carry kind, offset and the limit', async () => {
+  const body = Buffer.from(field('a', '1') + field('b', '2') + close);
+  // At the CRLF that would begin the second part.
+  const second = body.indexOf(`\r\n--${BOUNDARY}\r\n`) + 4 + BOUNDARY.length;
+  await assert.rejects(
+    all(parseMultipart([body], { boundary: BOUNDARY, limits: { maxParts: 1 } })),
+    (e) => {
+      assert.ok(e instanceof ReqparseError);
+      assert.equal(e.kind, 'limit:max_parts');
+      assert.equal(e.limit, 'maxParts');
+      assert.equal(e.offset, second);
+      assert.equal(e.message, `multipart body over max_parts at byte ${second}`);
+      return true;
+    },
+  );
+  // An error inside a file's data reaches the file's stream first.
+  const cut = Buffer.from(fileHead('f', 'a.bin') + 'x'.repeat(100));
+  const parts = parseMultipart([cut], { boundary: BOUNDARY });
+  const f = (await parts.next()).value;
+  await assert.rejects(collect(f.stream), { kind: 'unexpected-end', offset: cut.length });
+  await assert.rejects(parts.next(), { kind: 'unexpected-end' });
+  // Refused at once: a Content-Type that is not multipart/form-data, a bad boundary.
+  assert.throws(() => parseMultipart([], { contentType: 'text/plain' }), { kind: 'not-multipart', offset: 0 });
+  assert.throws(() => parseMultipart([], { boundary: '' }), { kind: 'invalid-boundary' });
+});
+
+test('parseMultipart: several bodies read at once do not mix', async () => {
+  const bodies = [1, 2, 3].map((n) => uploadBody(n * 50_000));
+  const read = async ({ body }) => {
+    const chunks = [];
+    for (let i = 0; i < body.length; i += 4093) chunks.push(body.subarray(i, i + 4093));
+    async function* slow() {
+      for (const c of chunks) {
+        await new Promise((r) => setImmediate(r));
+        yield c;
+      }
+    }
+    const out = [];
+    for await (const part of parseMultipart(slow(), { boundary: BOUNDARY })) {
+      out.push(part.filename === null ? part.value : await collect(part.stream));
+    }
+    return out;
+  };
+  const results = await Promise.all(bodies.map(read));
+  results.forEach((r, i) => assert.deepStrictEqual(r, ['Holiday', bodies[i].data, 'résumé']));
+});
+
+test('decodeChunked: the bytes after the body are handed back, the source left open', async () => {
+  const readable = Readable.from([Buffer.from('3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.1\r\n')]);
+  const body = decodeChunked(readable);
+  assert.equal(text(await all(body)), 'abc');
+  assert.equal(body.consumed, 15);
+  assert.equal(Buffer.from(body.rest).toString(), 'GET / HTTP/1.1\r\n');
+});
+
+test('body readers: options and sources are checked, unknown ones named', () => {
+  assert.throws(() => parseMultipart([], { boundary: 'b', Profile: 'strict' }), {
+    name: 'TypeError',
+    message: /unknown option 'Profile'/,
+  });
+  assert.throws(() => parseMultipart([], { boundary: 'b', limits: { max_parts: 1 } }), {
+    name: 'TypeError',
+    message: /unknown limit 'max_parts'/,
+  });
+  assert.throws(() => parseMultipart([], { boundary: 'b', limits: { maxParts: -1 } }), /non-negative integer/);
+  assert.throws(() => parseMultipart([], {}), /exactly one of boundary and contentType/);
+  assert.throws(() => parseMultipart([], { boundary: 'b', contentType: 'x' }), /exactly one/);
+  assert.throws(() => parseMultipart([], { boundary: 'b', profile: 'rfc' }), {
+    message: "parseMultipart: profile must be one of 'fetch', 'strict', 'lenient'",
+  });
+  assert.throws(() => parseForm([], { decode: true }), /parseForm: unknown option 'decode'/);
+  assert.throws(() => parseForm([], { profile: 'fetch' }), /profile must be one of 'whatwg'/);
+  assert.throws(() => decodeChunked([], { profile: 'strict' }), /decodeChunked: unknown option 'profile'/);
+  assert.throws(() => decodeChunked('5\r\nhello'), /source must be/);
+  assert.throws(() => parseForm(null), /source must be/);
+});
+
+test('body readers: a chunk that is not bytes is a TypeError', async () => {
+  await assert.rejects(all(parseForm(['a=1'])), { name: 'TypeError', message: /not a Uint8Array/ });
+  await assert.rejects(all(parseForm(Readable.from(['a=1'], { objectMode: true }))), TypeError);
+});
+
+test('parseForm: a body larger than one feed, in one chunk', async () => {
+  const n = 200_000;
+  const body = Buffer.from(Array.from({ length: n }, (_, i) => `k${i}=v%20${i}`).join('&'));
+  const pairs = await all(parseForm([body], { limits: { maxPairs: n } }));
+  assert.equal(pairs.length, n);
+  assert.deepStrictEqual(pairs[n - 1], [`k${n - 1}`, `v ${n - 1}`]);
+});
