@@ -222,17 +222,19 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     str(w) {
       const start = mem32[w];
       if (start === NULL) return null;
+      // Only a start carries the tag.
       const end = mem32[w + 1];
-      const base = start >= SPAN_TEXT ? this.text - SPAN_TEXT : this.buf;
-      return memBuf.utf8Slice(base + start, base + end);
+      if (start < SPAN_TEXT) return memBuf.utf8Slice(this.buf + start, this.buf + end);
+      return memBuf.utf8Slice(this.text + start - SPAN_TEXT, this.text + end);
     }
 
     /** The bytes whose span is at word `w` (a copy), or null. */
     bytes(w) {
       const start = mem32[w];
       if (start === NULL) return null;
-      const base = start >= SPAN_TEXT ? this.text - SPAN_TEXT : this.buf;
-      return mem8.slice(base + start, base + mem32[w + 1]);
+      const end = mem32[w + 1];
+      if (start < SPAN_TEXT) return mem8.slice(this.buf + start, this.buf + end);
+      return mem8.slice(this.text + start - SPAN_TEXT, this.text + end);
     }
 
     /** The current data event's bytes: the caller's chunk, sliced, or a copy of the tail. */
@@ -284,6 +286,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       if (feed.error !== null) throw feed.error;
       return false;
     }
+    // Any wasm call since the events were written (another body's feed, a queryPairs) may
+    // have grown memory.
+    fresh();
     if (feed.tag() === EV_ERROR) throw feed.fail();
     return true;
   }
@@ -291,21 +296,17 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   /** Serialises the async steps of one body (a part stream and the parts iterator). */
   class Serial {
     constructor() {
-      this.busy = null;
+      this.tail = null;
     }
 
     run(step) {
-      const go = () => {
-        const p = step();
-        this.busy = p;
-        const clear = () => {
-          if (this.busy === p) this.busy = null;
-        };
-        p.then(clear, clear);
-        return p;
+      const p = this.tail === null ? step() : this.tail.then(step, step);
+      this.tail = p;
+      const clear = () => {
+        if (this.tail === p) this.tail = null;
       };
-      if (this.busy === null) return go();
-      return this.busy.then(go, go);
+      p.then(clear, clear);
+      return p;
     }
   }
 

@@ -132,11 +132,18 @@ test('decodeChunked: tests/vectors/chunked.json, whole, split at every point and
       const read = (chunks) =>
         outcome(async (seen) => {
           const body = decodeChunked(chunks, options);
-          for await (const data of body) seen.push(data);
-          // What followed the body is handed back, to the byte.
-          assert.deepStrictEqual(Buffer.concat([...chunks]).subarray(body.consumed), Buffer.from(body.rest));
+          // Data may come in other pieces: what counts is the bytes, before an error too.
+          const data = [];
+          for await (const piece of body) {
+            data.push(piece);
+            seen[0] = text(data);
+          }
+          // What followed the body in the chunks read is handed back, to the byte (a chunk
+          // after the one that ended the body is not read).
+          const after = Buffer.concat([...chunks]).subarray(body.consumed);
+          assert.deepStrictEqual(after.subarray(0, body.rest.length), Buffer.from(body.rest));
           return {
-            data: text(seen),
+            data: text(data),
             trailers: body.trailers,
             consumed: body.consumed,
           };
@@ -335,7 +342,7 @@ test('decodeChunked: the bytes after the body are handed back, the source left o
   const readable = Readable.from([Buffer.from('3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.1\r\n')]);
   const body = decodeChunked(readable);
   assert.equal(text(await all(body)), 'abc');
-  assert.equal(body.consumed, 15);
+  assert.equal(body.consumed, 13);
   assert.equal(Buffer.from(body.rest).toString(), 'GET / HTTP/1.1\r\n');
 });
 
