@@ -279,20 +279,6 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     }
   }
 
-  /** Next event of `feed`, after awaiting input if needed; throws the body's error. */
-  async function ready(feed) {
-    if (feed.error !== null) throw feed.error;
-    if (!feed.has() && !(await feed.fill())) {
-      if (feed.error !== null) throw feed.error;
-      return false;
-    }
-    // Any wasm call since the events were written (another body's feed, a queryPairs) may
-    // have grown memory.
-    fresh();
-    if (feed.tag() === EV_ERROR) throw feed.fail();
-    return true;
-  }
-
   /** Serialises the async steps of one body (a part stream and the parts iterator). */
   class Serial {
     constructor() {
@@ -310,15 +296,57 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     }
   }
 
+  // Every body iterator has a sync `step()`: it takes the events of the current feed up to
+  // its next result, or answers undefined when it needs the next chunk. `next()` answers at
+  // once when the events at hand make a result (most calls), and pulls the source otherwise.
+
+  /** `it.next()`: a result of the events at hand, or the async path that feeds more. */
+  function nextOf(it) {
+    const feed = it.feed;
+    if (feed.error !== null) return Promise.reject(feed.error);
+    if (it.serial.tail === null && feed.has()) {
+      try {
+        // Any wasm call since the events were written (another body's feed, a queryPairs)
+        // may have grown memory.
+        fresh();
+        const r = it.step();
+        if (r !== undefined) return Promise.resolve(r);
+      } catch (e) {
+        feed.close();
+        return Promise.reject(e);
+      }
+    }
+    return it.serial.run(() => pump(it));
+  }
+
+  async function pump(it) {
+    const feed = it.feed;
+    try {
+      for (;;) {
+        if (feed.error !== null) throw feed.error;
+        fresh();
+        const r = it.step();
+        if (r !== undefined) return r;
+        if (!(await feed.fill())) {
+          if (feed.error !== null) throw feed.error;
+          // Left early (return()): nothing more comes.
+          return DONE;
+        }
+      }
+    } catch (e) {
+      feed.close();
+      throw e;
+    }
+  }
+
   // ---- multipart/form-data --------------------------------------------------------------------
 
   /** A file part's data: an async iterable of Uint8Array, read once. */
   class PartStream {
-    #body;
-    #done = false;
-
-    constructor(body) {
-      this.#body = body;
+    constructor(parts) {
+      this.feed = parts.feed;
+      this.serial = parts.serial;
+      this.done = false;
     }
 
     [Symbol.asyncIterator]() {
@@ -327,19 +355,15 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
 
     /** The next piece of the file's data. */
     next() {
-      if (this.#done) return Promise.resolve(DONE);
-      return this.#body.serial.run(() => this.#next());
+      return this.done ? Promise.resolve(DONE) : nextOf(this);
     }
 
-    async #next() {
-      const feed = this.#body.feed;
-      if (this.#done) return DONE;
-      for (;;) {
-        if (!(await ready(feed))) {
-          this.#done = true;
-          return DONE;
-        }
+    step() {
+      const feed = this.feed;
+      if (this.done) return DONE;
+      while (feed.has()) {
         const tag = feed.tag();
+        if (tag === EV_ERROR) throw feed.fail();
         if (tag === EV_DATA) {
           const value = feed.data();
           feed.skip();
@@ -347,10 +371,11 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         }
         feed.skip();
         if (tag === EV_PART_END) {
-          this.#done = true;
+          this.done = true;
           return DONE;
         }
       }
+      return undefined;
     }
 
     /** Stops reading: the rest of the file's data is skipped (read and dropped). */
@@ -360,109 +385,81 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     }
 
     /** Reads and drops the rest of the data (what asking for the next part does). */
-    skip() {
-      if (this.#done) return Promise.resolve();
-      return this.#body.serial.run(async () => {
-        const feed = this.#body.feed;
-        while (!this.#done && (await ready(feed))) {
-          const tag = feed.tag();
-          feed.skip();
-          if (tag === EV_PART_END) break;
-        }
-        this.#done = true;
-      });
+    async skip() {
+      while (!(await this.next()).done);
     }
   }
 
   /** The parts of a multipart/form-data body (see parseMultipart). */
   class MultipartParts {
-    #current = null;
-
     constructor(feed) {
       this.feed = feed;
       this.serial = new Serial();
+      /** The file part whose stream is being read. */
+      this.current = null;
+      /** The field whose data is being read: `{name, contentType, pieces, text}`. */
+      this.field = null;
     }
 
     [Symbol.asyncIterator]() {
       return this;
     }
 
-    async next() {
-      if (this.#current !== null) {
-        const current = this.#current;
-        this.#current = null;
-        await current.skip();
+    next() {
+      const current = this.current;
+      if (current !== null) {
+        this.current = null;
+        if (!current.done) return current.skip().then(() => this.next());
       }
-      return this.serial.run(() => this.#next());
+      return nextOf(this);
     }
 
-    async #next() {
+    step() {
       const feed = this.feed;
-      try {
-        for (;;) {
-          if (!(await ready(feed))) return this.#end();
-          const tag = feed.tag();
-          if (tag === EV_END) return this.#end();
-          if (tag !== EV_PART) {
-            feed.skip();
-            continue;
+      while (feed.has()) {
+        const tag = feed.tag();
+        if (tag === EV_ERROR) throw feed.fail();
+        const w = feed.ev;
+        const f = this.field;
+        feed.skip();
+        if (f !== null) {
+          if (tag === EV_DATA) {
+            const s = feed.buf + mem32[w + 1];
+            const e = feed.buf + mem32[w + 2];
+            // The common case, a value whole in one feed: decoded straight from wasm memory;
+            // else its pieces are copied out before the next feed overwrites them.
+            if (f.pieces === null && f.text === null && feed.has() && feed.tag() === EV_PART_END) {
+              f.text = memBuf.utf8Slice(s, e);
+            } else {
+              (f.pieces ??= []).push(mem8.slice(s, e));
+            }
+          } else if (tag === EV_PART_END) {
+            this.field = null;
+            const value = f.pieces !== null ? Buffer.concat(f.pieces).utf8Slice() : (f.text ?? '');
+            return { done: false, value: { name: f.name, filename: null, contentType: f.contentType, value } };
           }
-          const w = feed.ev;
+        } else if (tag === EV_PART) {
           const name = feed.str(w + 1);
           const filename = feed.str(w + 3);
           const contentType = feed.str(w + 7);
           if (filename === null) {
-            feed.skip();
-            return { done: false, value: { name, filename: null, contentType, value: await this.#value() } };
+            this.field = { name, contentType, pieces: null, text: null };
+          } else {
+            const stream = new PartStream(this);
+            this.current = stream;
+            return { done: false, value: { name, filename, filenameRaw: feed.bytes(w + 5), contentType, stream } };
           }
-          const filenameRaw = feed.bytes(w + 5);
-          feed.skip();
-          const stream = new PartStream(this);
-          this.#current = stream;
-          return { done: false, value: { name, filename, filenameRaw, contentType, stream } };
-        }
-      } catch (e) {
-        this.feed.close();
-        throw e;
-      }
-    }
-
-    /** A field's value: its data, decoded as UTF-8 (invalid bytes replaced). */
-    async #value() {
-      const feed = this.feed;
-      let pieces = null;
-      for (;;) {
-        if (!(await ready(feed))) return '';
-        const tag = feed.tag();
-        if (tag === EV_PART_END) {
-          feed.skip();
-          if (pieces === null) return '';
-          return pieces.length === 1 ? Buffer.prototype.utf8Slice.call(pieces[0], 0, pieces[0].length) : Buffer.concat(pieces).utf8Slice();
-        }
-        if (tag === EV_DATA) {
-          const s = mem32[feed.ev + 1];
-          const e = mem32[feed.ev + 2];
-          feed.skip();
-          // The common case, a value whole in one feed: decoded straight from wasm memory.
-          if (pieces === null && feed.has() && feed.tag() === EV_PART_END) {
-            feed.skip();
-            return memBuf.utf8Slice(feed.buf + s, feed.buf + e);
-          }
-          (pieces ??= []).push(mem8.slice(feed.buf + s, feed.buf + e));
-        } else {
-          feed.skip();
+        } else if (tag === EV_END) {
+          feed.close(false);
+          return DONE;
         }
       }
-    }
-
-    #end() {
-      this.feed.close(false);
-      return DONE;
+      return undefined;
     }
 
     /** Stops reading the body (a `break` out of `for await`): lets the source go. */
     async return() {
-      this.#current = null;
+      this.current = null;
       this.feed.close();
       return DONE;
     }
@@ -505,34 +502,31 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   class FormPairs {
     constructor(feed) {
       this.feed = feed;
+      this.serial = new Serial();
     }
 
     [Symbol.asyncIterator]() {
       return this;
     }
 
-    async next() {
+    next() {
+      return nextOf(this);
+    }
+
+    step() {
       const feed = this.feed;
-      try {
-        for (;;) {
-          if (!(await ready(feed))) return DONE;
-          const tag = feed.tag();
-          if (tag === EV_PAIR) {
-            const w = feed.ev;
-            const value = [feed.str(w + 1), feed.str(w + 3)];
-            feed.skip();
-            return { done: false, value };
-          }
-          if (tag === EV_END) {
-            feed.close(false);
-            return DONE;
-          }
-          feed.skip();
+      while (feed.has()) {
+        const tag = feed.tag();
+        if (tag === EV_ERROR) throw feed.fail();
+        const w = feed.ev;
+        feed.skip();
+        if (tag === EV_PAIR) return { done: false, value: [feed.str(w + 1), feed.str(w + 3)] };
+        if (tag === EV_END) {
+          feed.close(false);
+          return DONE;
         }
-      } catch (e) {
-        feed.close();
-        throw e;
       }
+      return undefined;
     }
 
     async return() {
@@ -564,6 +558,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   class ChunkedBody {
     constructor(feed) {
       this.feed = feed;
+      this.serial = new Serial();
       /** The trailer fields, `[name, value]`, once the body has been read to its end. */
       this.trailers = [];
       /** Bytes of the source that were the chunked body, once it has been read to its end. */
@@ -576,33 +571,33 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       return this;
     }
 
-    async next() {
+    next() {
+      return nextOf(this);
+    }
+
+    step() {
       const feed = this.feed;
-      try {
-        for (;;) {
-          if (!(await ready(feed))) return DONE;
-          const tag = feed.tag();
-          const w = feed.ev;
-          if (tag === EV_DATA) {
-            const value = feed.data();
-            feed.skip();
-            return { done: false, value };
-          }
-          if (tag === EV_TRAILER) {
-            this.trailers.push([feed.str(w + 1), feed.str(w + 3)]);
-          } else if (tag === EV_END) {
-            this.consumed = mem32[w + 1] + mem32[w + 2] * 2 ** 32;
-            this.rest = feed.rest();
-            // The source may go on with another message: it is left open, not released.
-            feed.close(false);
-            return DONE;
-          }
+      while (feed.has()) {
+        const tag = feed.tag();
+        if (tag === EV_ERROR) throw feed.fail();
+        if (tag === EV_DATA) {
+          const value = feed.data();
           feed.skip();
+          return { done: false, value };
         }
-      } catch (e) {
-        feed.close();
-        throw e;
+        const w = feed.ev;
+        feed.skip();
+        if (tag === EV_TRAILER) {
+          this.trailers.push([feed.str(w + 1), feed.str(w + 3)]);
+        } else if (tag === EV_END) {
+          this.consumed = mem32[w + 1] + mem32[w + 2] * 2 ** 32;
+          this.rest = feed.rest();
+          // The source may go on with another message: it is left open, not released.
+          feed.close(false);
+          return DONE;
+        }
       }
+      return undefined;
     }
 
     async return() {
