@@ -380,3 +380,110 @@ test('parseForm: a body larger than one feed, in one chunk', async () => {
   assert.equal(pairs.length, n);
   assert.deepStrictEqual(pairs[n - 1], [`k${n - 1}`, `v ${n - 1}`]);
 });
+
+/** A seeded PRNG (mulberry32): the same inputs on every run. */
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('parseMultipart: seeded random bodies read back what was written, whatever the chunks and profile', async () => {
+  const rand = rng(20261201);
+  const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  const int = (n) => Math.floor(rand() * n);
+  const word = () => Array.from({ length: int(8) }, () => pick(['a', 'b', 'Z', '0', ' ', '.', 'é', '€', '😀', '-', '_'])).join('');
+  for (let round = 0; round < 150; round++) {
+    const boundary = `b${word().replace(/[^A-Za-z0-9]/g, 'x')}${int(1000)}`;
+    const parts = Array.from({ length: int(5) }, () => {
+      const kind = int(3);
+      const size = pick([0, 1, 2, 5, 40, 300, 3000]);
+      const data = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) {
+        data[i] = kind === 0 ? int(256) : pick([13, 10, 45, 120, 97, 48, ...Buffer.from(boundary)]);
+      }
+      return { name: word(), filename: rand() < 0.5 ? `${word()}.bin` : null, data };
+    });
+    const body = Buffer.concat([
+      ...parts.flatMap((p) => [
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename === null ? '' : `; filename="${p.filename}"`}\r\n\r\n`,
+        ),
+        p.data,
+        Buffer.from('\r\n'),
+      ]),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    if (parts.some((p) => p.data.includes(`\r\n--${boundary}`) || p.data.includes(`--${boundary}`))) continue;
+    const want = parts.map((p) => ({
+      name: p.name,
+      filename: p.filename,
+      content_type: null,
+      data: p.data.toString('utf8'),
+    }));
+    for (const profile of ['fetch', 'strict', 'lenient']) {
+      // Random cuts: many small chunks, a few big ones, and the whole body.
+      const sizes = [body.length, 1 + int(8), 1 + int(100), 1 + int(5000)];
+      for (const size of sizes) {
+        const chunks = [];
+        for (let i = 0; i < body.length; ) {
+          const n = Math.max(1, Math.min(size, 1 + int(size * 2)));
+          chunks.push(body.subarray(i, i + n));
+          i += n;
+        }
+        const got = await readMultipart(chunks, { boundary, profile });
+        assert.deepStrictEqual(got, { ok: want }, `round ${round} [${profile}] chunks of ~${size}`);
+      }
+    }
+  }
+});
+
+test('parseForm and decodeChunked: seeded random bodies, any chunks, the same answer as one chunk', async () => {
+  const rand = rng(7);
+  const int = (n) => Math.floor(rand() * n);
+  const alphabet = ['a', '=', '&', '%', '4', '1', 'F', '+', 'é', '%C3', '%A9', '%zz'];
+  for (let round = 0; round < 200; round++) {
+    const form = Buffer.from(Array.from({ length: int(30) }, () => alphabet[int(alphabet.length)]).join(''));
+    const whole = await outcome(async (seen) => {
+      for await (const pair of parseForm([form])) seen.push(pair);
+      return seen;
+    });
+    const chunks = [];
+    for (let i = 0; i < form.length; ) {
+      const n = 1 + int(5);
+      chunks.push(form.subarray(i, i + n));
+      i += n;
+    }
+    const split = await outcome(async (seen) => {
+      for await (const pair of parseForm(chunks)) seen.push(pair);
+      return seen;
+    });
+    assert.deepStrictEqual(split, whole, JSON.stringify(form.toString()));
+    // The form body as a query: the same pairs queryPairs gives (no leading `?` rule here).
+    if (!form.toString().startsWith('?')) {
+      const { queryPairs } = await import('reqparse');
+      assert.deepStrictEqual(whole, { ok: queryPairs(form.toString()) });
+    }
+    // A chunked body of random chunk sizes around the same bytes.
+    const parts = [];
+    for (let i = 0; i < form.length; ) {
+      const n = 1 + int(7);
+      const data = form.subarray(i, i + n);
+      parts.push(Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n'));
+      i += n;
+    }
+    const coded = Buffer.concat([...parts, Buffer.from('0\r\n\r\n')]);
+    const pieces = [];
+    for (let i = 0; i < coded.length; ) {
+      const n = 1 + int(9);
+      pieces.push(coded.subarray(i, i + n));
+      i += n;
+    }
+    const decoded = [];
+    for await (const d of decodeChunked(pieces)) decoded.push(d);
+    assert.ok(Buffer.concat(decoded).equals(form));
+  }
+});
