@@ -161,30 +161,45 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       return this.ev < this.evEnd;
     }
 
-    /** Feeds chunks until an event is ready; false when none will come. */
-    async fill() {
+    /**
+     * Feeds chunks until an event is ready: true then, false when none will come, or a
+     * Promise of either when the source has to be awaited (a sync iterable never is).
+     */
+    fill() {
       while (this.ev >= this.evEnd) {
         if (this.status !== FEED_MORE || this.closed) return false;
         let chunk = this.pending;
         this.pending = null;
         if (chunk === null) {
           this.it ??= this.iterate();
-          const r = await this.it.next();
-          if (this.closed) return false;
-          if (r.done) {
-            this.eof = true;
-            chunk = EMPTY;
-          } else {
-            chunk = checkChunk(r.value);
+          const r = this.it.next();
+          if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+            return r.then((r) => (this.closed ? false : (this.take(r), this.fill())));
           }
+          chunk = this.chunkOf(r);
         }
-        if (chunk.length > MAX_FEED) {
-          this.pending = chunk.subarray(MAX_FEED);
-          chunk = chunk.subarray(0, MAX_FEED);
-        }
-        this.feed(chunk, this.eof && this.pending === null);
+        this.take(chunk);
       }
       return true;
+    }
+
+    /** An iterator result as the chunk to feed (empty at the end of the source). */
+    chunkOf(r) {
+      if (r.done) {
+        this.eof = true;
+        return EMPTY;
+      }
+      return checkChunk(r.value);
+    }
+
+    /** Feeds `chunk` (an iterator result when it comes from a promise), MAX_FEED at most. */
+    take(chunk) {
+      if (!(chunk instanceof Uint8Array)) chunk = this.chunkOf(chunk);
+      if (chunk.length > MAX_FEED) {
+        this.pending = chunk.subarray(MAX_FEED);
+        chunk = chunk.subarray(0, MAX_FEED);
+      }
+      this.feed(chunk, this.eof && this.pending === null);
     }
 
     feed(chunk, eof) {
@@ -213,6 +228,20 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       return mem32[this.ev];
     }
 
+    /** The current event's tag; an error event is thrown instead. */
+    checked() {
+      const tag = mem32[this.ev];
+      if (tag === EV_ERROR) throw this.fail();
+      return tag;
+    }
+
+    /** The current data event as an iterator result, and past it. */
+    dataResult() {
+      const value = this.data();
+      this.skip();
+      return { done: false, value };
+    }
+
     /** Moves past the current event. */
     skip() {
       this.ev += 1 + WORDS[mem32[this.ev]];
@@ -220,21 +249,22 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
 
     /** The string whose span is at word `w` (null for a null span). */
     str(w) {
-      const start = mem32[w];
-      if (start === NULL) return null;
-      // Only a start carries the tag.
-      const end = mem32[w + 1];
-      if (start < SPAN_TEXT) return memBuf.utf8Slice(this.buf + start, this.buf + end);
-      return memBuf.utf8Slice(this.text + start - SPAN_TEXT, this.text + end);
+      return this.span(w, (s, e) => memBuf.utf8Slice(s, e));
     }
 
     /** The bytes whose span is at word `w` (a copy), or null. */
     bytes(w) {
+      return this.span(w, (s, e) => mem8.slice(s, e));
+    }
+
+    /** `read(start, end)` of the memory the span at word `w` covers, or null. */
+    span(w, read) {
       const start = mem32[w];
       if (start === NULL) return null;
+      // Only a start carries the tag.
       const end = mem32[w + 1];
-      if (start < SPAN_TEXT) return mem8.slice(this.buf + start, this.buf + end);
-      return mem8.slice(this.text + start - SPAN_TEXT, this.text + end);
+      if (start < SPAN_TEXT) return read(this.buf + start, this.buf + end);
+      return read(this.text + start - SPAN_TEXT, this.text + end);
     }
 
     /** The current data event's bytes: the caller's chunk, sliced, or a copy of the tail. */
@@ -300,23 +330,35 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   // its next result, or answers undefined when it needs the next chunk. `next()` answers at
   // once when the events at hand make a result (most calls), and pulls the source otherwise.
 
-  /** `it.next()`: a result of the events at hand, or the async path that feeds more. */
+  /**
+   * `it.next()`: answered at once from the events at hand and what a sync source gives;
+   * through `pump` when the source has to be awaited.
+   */
   function nextOf(it) {
     const feed = it.feed;
     if (feed.error !== null) return Promise.reject(feed.error);
-    if (it.serial.tail === null && feed.has()) {
-      try {
+    if (it.serial.tail !== null) return it.serial.run(() => pump(it));
+    try {
+      for (;;) {
         // Any wasm call since the events were written (another body's feed, a queryPairs)
         // may have grown memory.
         fresh();
         const r = it.step();
         if (r !== undefined) return Promise.resolve(r);
-      } catch (e) {
-        feed.close();
-        return Promise.reject(e);
+        const more = feed.fill();
+        if (more === false) return feed.error !== null ? Promise.reject(feed.error) : Promise.resolve(DONE);
+        if (more !== true) {
+          const fail = (e) => {
+            feed.close();
+            throw e;
+          };
+          return it.serial.run(() => more.then(() => pump(it), fail));
+        }
       }
+    } catch (e) {
+      feed.close();
+      return Promise.reject(e);
     }
-    return it.serial.run(() => pump(it));
   }
 
   async function pump(it) {
@@ -329,13 +371,35 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         if (r !== undefined) return r;
         if (!(await feed.fill())) {
           if (feed.error !== null) throw feed.error;
-          // Left early (return()): nothing more comes.
+          // Left early (return()), or the end was taken already: nothing more comes.
           return DONE;
         }
       }
     } catch (e) {
       feed.close();
       throw e;
+    }
+  }
+
+  /** What every body iterator shares: its feed, `next()` through nextOf, `return()`. */
+  class BodyIterator {
+    constructor(feed) {
+      this.feed = feed;
+      this.serial = new Serial();
+    }
+
+    [Symbol.asyncIterator]() {
+      return this;
+    }
+
+    next() {
+      return nextOf(this);
+    }
+
+    /** Stops reading the body (a `break` out of `for await`): lets the source go. */
+    async return() {
+      this.feed.close();
+      return DONE;
     }
   }
 
@@ -362,13 +426,8 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       const feed = this.feed;
       if (this.done) return DONE;
       while (feed.has()) {
-        const tag = feed.tag();
-        if (tag === EV_ERROR) throw feed.fail();
-        if (tag === EV_DATA) {
-          const value = feed.data();
-          feed.skip();
-          return { done: false, value };
-        }
+        const tag = feed.checked();
+        if (tag === EV_DATA) return feed.dataResult();
         feed.skip();
         if (tag === EV_PART_END) {
           this.done = true;
@@ -391,18 +450,13 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   }
 
   /** The parts of a multipart/form-data body (see parseMultipart). */
-  class MultipartParts {
+  class MultipartParts extends BodyIterator {
     constructor(feed) {
-      this.feed = feed;
-      this.serial = new Serial();
+      super(feed);
       /** The file part whose stream is being read. */
       this.current = null;
       /** The field whose data is being read: `{name, contentType, pieces, text}`. */
       this.field = null;
-    }
-
-    [Symbol.asyncIterator]() {
-      return this;
     }
 
     next() {
@@ -417,8 +471,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     step() {
       const feed = this.feed;
       while (feed.has()) {
-        const tag = feed.tag();
-        if (tag === EV_ERROR) throw feed.fail();
+        const tag = feed.checked();
         const w = feed.ev;
         const f = this.field;
         feed.skip();
@@ -457,11 +510,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       return undefined;
     }
 
-    /** Stops reading the body (a `break` out of `for await`): lets the source go. */
     async return() {
       this.current = null;
-      this.feed.close();
-      return DONE;
+      return super.return();
     }
   }
 
@@ -499,25 +550,11 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   // ---- application/x-www-form-urlencoded ------------------------------------------------------
 
   /** The `[name, value]` pairs of a form body (see parseForm). */
-  class FormPairs {
-    constructor(feed) {
-      this.feed = feed;
-      this.serial = new Serial();
-    }
-
-    [Symbol.asyncIterator]() {
-      return this;
-    }
-
-    next() {
-      return nextOf(this);
-    }
-
+  class FormPairs extends BodyIterator {
     step() {
       const feed = this.feed;
       while (feed.has()) {
-        const tag = feed.tag();
-        if (tag === EV_ERROR) throw feed.fail();
+        const tag = feed.checked();
         const w = feed.ev;
         feed.skip();
         if (tag === EV_PAIR) return { done: false, value: [feed.str(w + 1), feed.str(w + 3)] };
@@ -527,11 +564,6 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         }
       }
       return undefined;
-    }
-
-    async return() {
-      this.feed.close();
-      return DONE;
     }
   }
 
@@ -555,10 +587,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   // ---- chunked transfer coding ----------------------------------------------------------------
 
   /** The data of a chunked body (see decodeChunked). */
-  class ChunkedBody {
+  class ChunkedBody extends BodyIterator {
     constructor(feed) {
-      this.feed = feed;
-      this.serial = new Serial();
+      super(feed);
       /** The trailer fields, `[name, value]`, once the body has been read to its end. */
       this.trailers = [];
       /** Bytes of the source that were the chunked body, once it has been read to its end. */
@@ -567,24 +598,11 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       this.rest = null;
     }
 
-    [Symbol.asyncIterator]() {
-      return this;
-    }
-
-    next() {
-      return nextOf(this);
-    }
-
     step() {
       const feed = this.feed;
       while (feed.has()) {
-        const tag = feed.tag();
-        if (tag === EV_ERROR) throw feed.fail();
-        if (tag === EV_DATA) {
-          const value = feed.data();
-          feed.skip();
-          return { done: false, value };
-        }
+        const tag = feed.checked();
+        if (tag === EV_DATA) return feed.dataResult();
         const w = feed.ev;
         feed.skip();
         if (tag === EV_TRAILER) {
@@ -598,11 +616,6 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         }
       }
       return undefined;
-    }
-
-    async return() {
-      this.feed.close();
-      return DONE;
     }
   }
 

@@ -10,8 +10,10 @@
 //   BENCH_SMOKE=1 npm run bench:body       # check outputs + 1 timed iteration each, small sizes
 //   BENCH_MB=100 BENCH_ITER=15 npm run bench:body
 //
-// Timing: per shape and parser, the median of BENCH_ITER runs (after warm-up), as ns per body
-// and MB/s of body bytes; ratios against @fastify/busboy and against the fastest other peer.
+// Timing: per shape, the parsers run in interleaved rounds (as bench.mjs does), each round
+// ~40 ms of CPU time of this process (not wall time: the machine is shared); the median round,
+// as time per body and MB/s of body bytes; ratios against @fastify/busboy and against the
+// fastest other peer (above 1: reqparse is faster).
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +28,7 @@ const FastifyBusboy = require('@fastify/busboy');
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const MB = Number(process.env.BENCH_MB ?? (SMOKE ? 2 : 32));
 const ITER = Number(process.env.BENCH_ITER ?? (SMOKE ? 1 : 15));
-const WARMUP = SMOKE ? 0 : 3;
+const WARMUP = SMOKE ? 0 : 2;
 const BOUNDARY = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
 const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 const CHUNK = 64 * 1024;
@@ -114,6 +116,27 @@ const text = (value, sink) => {
   return sink.done();
 };
 
+const NO_LIMITS = { fieldSize: Infinity, fileSize: Infinity, parts: Infinity, fields: Infinity, files: Infinity };
+
+/** busboy and @fastify/busboy: the same events, but for the file's arguments and the last event. */
+function busboyParts(bb, chunks, hash, last, file) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    bb.on('field', (name, value) => parts.push(text(value, new Sink(name, null, hash))));
+    bb.on('file', (name, ...args) => {
+      const [stream, filename] = file(...args);
+      const sink = new Sink(name, filename, hash);
+      const at = parts.push(null) - 1;
+      stream.on('data', (d) => sink.add(d));
+      stream.on('end', () => (parts[at] = sink.done()));
+    });
+    bb.on(last, () => resolve(parts));
+    bb.on('error', reject);
+    for (const c of chunks) bb.write(c);
+    bb.end();
+  });
+}
+
 const PARSERS = {
   async reqparse(chunks, hash) {
     const parts = [];
@@ -130,45 +153,13 @@ const PARSERS = {
   },
 
   busboy(chunks, hash) {
-    return new Promise((resolve, reject) => {
-      const parts = [];
-      const bb = busboy({
-        headers: { 'content-type': CONTENT_TYPE },
-        limits: { fieldSize: Infinity, fileSize: Infinity, parts: Infinity, fields: Infinity, files: Infinity },
-      });
-      bb.on('field', (name, value) => parts.push(text(value, new Sink(name, null, hash))));
-      bb.on('file', (name, stream, info) => {
-        const sink = new Sink(name, info.filename, hash);
-        const at = parts.push(null) - 1;
-        stream.on('data', (d) => sink.add(d));
-        stream.on('end', () => (parts[at] = sink.done()));
-      });
-      bb.on('close', () => resolve(parts));
-      bb.on('error', reject);
-      for (const c of chunks) bb.write(c);
-      bb.end();
-    });
+    const bb = busboy({ headers: { 'content-type': CONTENT_TYPE }, limits: NO_LIMITS });
+    return busboyParts(bb, chunks, hash, 'close', (stream, info) => [stream, info.filename]);
   },
 
   '@fastify/busboy'(chunks, hash) {
-    return new Promise((resolve, reject) => {
-      const parts = [];
-      const bb = new FastifyBusboy({
-        headers: { 'content-type': CONTENT_TYPE },
-        limits: { fieldSize: Infinity, fileSize: Infinity, parts: Infinity, fields: Infinity, files: Infinity },
-      });
-      bb.on('field', (name, value) => parts.push(text(value, new Sink(name, null, hash))));
-      bb.on('file', (name, stream, filename) => {
-        const sink = new Sink(name, filename, hash);
-        const at = parts.push(null) - 1;
-        stream.on('data', (d) => sink.add(d));
-        stream.on('end', () => (parts[at] = sink.done()));
-      });
-      bb.on('finish', () => resolve(parts));
-      bb.on('error', reject);
-      for (const c of chunks) bb.write(c);
-      bb.end();
-    });
+    const bb = new FastifyBusboy({ headers: { 'content-type': CONTENT_TYPE }, limits: NO_LIMITS });
+    return busboyParts(bb, chunks, hash, 'finish', (stream, filename) => [stream, filename]);
   },
 
   multipasta(chunks, hash) {
@@ -234,22 +225,46 @@ if (!agree) {
 
 const bytesOf = (chunks) => chunks.reduce((n, c) => n + c.length, 0);
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+/** CPU time of this process in ms (user + system): less disturbed by other load than wall time. */
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e3;
+};
 
-console.log(`\nTiming: median of ${ITER} runs after ${WARMUP} warm-up, Node ${process.version}${SMOKE ? ' (SMOKE: not numbers to quote)' : ''}`);
+/** Parses per round so that one round takes about ROUND_MS (one, in a smoke run). */
+const ROUND_MS = SMOKE ? 0 : 40;
+async function repsFor(parse, chunks) {
+  let reps = 1;
+  for (;;) {
+    const t0 = cpu();
+    for (let i = 0; i < reps; i++) await parse(chunks, false);
+    const ms = cpu() - t0;
+    if (ms >= ROUND_MS || reps >= 1 << 16) return reps;
+    reps *= ms > 0 ? Math.min(16, Math.max(2, Math.ceil(ROUND_MS / ms))) : 16;
+  }
+}
+
+console.log(
+  `\nTiming: CPU time per body, median of ${ITER} interleaved rounds of ~${ROUND_MS} ms each, ` +
+    `after ${WARMUP} warm-up rounds, Node ${process.version}${SMOKE ? ' (SMOKE: not numbers to quote)' : ''}`,
+);
 const rows = [];
 for (const shape of SHAPES) {
   const size = bytesOf(shape.chunks);
-  const row = { shape: shape.name };
-  const times = {};
-  for (const [name, parse] of Object.entries(PARSERS)) {
-    for (let i = 0; i < WARMUP; i++) await parse(shape.chunks, false);
-    const runs = [];
-    for (let i = 0; i < ITER; i++) {
-      const t0 = performance.now();
-      await parse(shape.chunks, false);
-      runs.push(performance.now() - t0);
+  const parsers = Object.entries(PARSERS);
+  const reps = {};
+  for (const [name, parse] of parsers) reps[name] = await repsFor(parse, shape.chunks);
+  const runs = Object.fromEntries(parsers.map(([name]) => [name, []]));
+  for (let round = 0; round < WARMUP + ITER; round++) {
+    for (const [name, parse] of parsers) {
+      const t0 = cpu();
+      for (let i = 0; i < reps[name]; i++) await parse(shape.chunks, false);
+      if (round >= WARMUP) runs[name].push((cpu() - t0) / reps[name]);
     }
-    times[name] = median(runs);
+  }
+  const times = Object.fromEntries(parsers.map(([name]) => [name, median(runs[name])]));
+  const row = { shape: shape.name };
+  for (const [name] of parsers) {
     row[name] = `${(times[name] * 1e3).toFixed(0)} µs, ${(size / 1048576 / (times[name] / 1e3)).toFixed(0)} MB/s`;
   }
   const others = Object.entries(times).filter(([n]) => n !== 'reqparse' && n !== '@fastify/busboy');

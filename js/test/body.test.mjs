@@ -487,3 +487,17 @@ test('parseForm and decodeChunked: seeded random bodies, any chunks, the same an
     assert.ok(Buffer.concat(decoded).equals(form));
   }
 });
+
+test('body readers: a source that fails rejects the read with its own error', async () => {
+  const boom = new Error('socket reset');
+  async function* failing() {
+    yield Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nxyz');
+    throw boom;
+  }
+  await assert.rejects(all(parseMultipart(failing(), { boundary: 'b' })), (e) => e === boom);
+  function* failingSync() {
+    yield Buffer.from('a=1&b');
+    throw boom;
+  }
+  await assert.rejects(all(parseForm(failingSync())), (e) => e === boom);
+});

@@ -173,9 +173,9 @@ pub fn rp_layout() -> String {
         json_fields(&body_header),
         json_fields(&EVENTS),
         json_names(&multipart),
-        json_names(&CHUNKED_LIMITS),
-        json_names(&FORM_LIMITS),
-        json_names(&MULTIPART_LIMITS),
+        json_names(CHUNKED_LIMITS),
+        json_names(FORM_LIMITS),
+        json_names(MULTIPART_LIMITS),
     );
     format!(
         r#"{{"header":{{{}}},"tagShift":{TAG_SHIFT},"tags":{{{}}},"maxInputLength":{MAX_INPUT_UNITS},"queryProfiles":[{}],"dispositionProfiles":[{}],"body":{body}}}"#,
@@ -712,34 +712,6 @@ const FEED_MORE: i32 = 0;
 const FEED_END: i32 = 1;
 const FEED_ERROR: i32 = -1;
 
-/// Limits travel as `f64`s (JS numbers), in the order of these names: each reader's limits
-/// struct fields, named as the core names them in its errors.
-const CHUNKED_LIMITS: [&str; 7] = [
-    "max_size_digits",
-    "max_line_bytes",
-    "max_extension_bytes",
-    "overhead_grace",
-    "max_body_bytes",
-    "max_trailer_bytes",
-    "max_trailer_fields",
-];
-const FORM_LIMITS: [&str; 4] = [
-    "max_pairs",
-    "max_name_bytes",
-    "max_value_bytes",
-    "max_body_bytes",
-];
-const MULTIPART_LIMITS: [&str; 8] = [
-    "max_parts",
-    "max_boundary_bytes",
-    "max_headers",
-    "max_header_bytes",
-    "max_value_bytes",
-    "max_body_bytes",
-    "max_preamble_bytes",
-    "max_epilogue_bytes",
-];
-
 const _: () = {
     let mut i = 0;
     while i < BODY_SLOTS.len() {
@@ -756,55 +728,57 @@ const _: () = {
     assert!(NULL & SPAN_TEXT != 0);
 };
 
-/// Limit `i` of `given` (JS sends every one, validated), or `default` when missing.
-fn limit_u64(given: &[f64], i: usize, default: u64) -> u64 {
-    match given.get(i) {
-        // `as` saturates: a huge number is no limit, NaN (never sent) is 0.
-        Some(&n) if n >= 0.0 => n as u64,
-        _ => default,
+/// A limit as JS sends it: an `f64` (a JS number, validated there: a non-negative integer or
+/// infinity), NaN for "the default".
+trait WireLimit: Copy {
+    fn from_wire(n: f64, default: Self) -> Self;
+}
+
+impl WireLimit for u64 {
+    fn from_wire(n: f64, default: u64) -> u64 {
+        // `as` saturates: infinity is no limit.
+        if n >= 0.0 {
+            n as u64
+        } else {
+            default
+        }
     }
 }
 
-fn limit_usize(given: &[f64], i: usize, default: usize) -> usize {
-    usize::try_from(limit_u64(given, i, default as u64)).unwrap_or(usize::MAX)
-}
-
-fn chunked_limits(given: &[f64]) -> body::chunked::ChunkedLimits {
-    let d = body::chunked::ChunkedLimits::default();
-    body::chunked::ChunkedLimits {
-        max_size_digits: limit_usize(given, 0, d.max_size_digits),
-        max_line_bytes: limit_usize(given, 1, d.max_line_bytes),
-        max_extension_bytes: limit_usize(given, 2, d.max_extension_bytes),
-        overhead_grace: limit_u64(given, 3, d.overhead_grace),
-        max_body_bytes: limit_u64(given, 4, d.max_body_bytes),
-        max_trailer_bytes: limit_usize(given, 5, d.max_trailer_bytes),
-        max_trailer_fields: limit_usize(given, 6, d.max_trailer_fields),
+impl WireLimit for usize {
+    fn from_wire(n: f64, default: usize) -> usize {
+        let n = u64::from_wire(n, default as u64);
+        usize::try_from(n).unwrap_or(usize::MAX)
     }
 }
 
-fn form_limits(given: &[f64]) -> body::form::FormLimits {
-    let d = body::form::FormLimits::default();
-    body::form::FormLimits {
-        max_pairs: limit_usize(given, 0, d.max_pairs),
-        max_name_bytes: limit_usize(given, 1, d.max_name_bytes),
-        max_value_bytes: limit_usize(given, 2, d.max_value_bytes),
-        max_body_bytes: limit_u64(given, 3, d.max_body_bytes),
-    }
+/// One reader's limits on the wire: `$names` lists the struct's fields by name (which is how
+/// the core names each limit in its errors), and `$from` reads the `f64`s JS sends in that order.
+macro_rules! wire_limits {
+    ($names:ident, $from:ident, $ty:ty: $($field:ident),+ $(,)?) => {
+        const $names: &[&str] = &[$(stringify!($field)),+];
+
+        fn $from(given: &[f64]) -> $ty {
+            let mut limits = <$ty>::default();
+            let mut given = given.iter();
+            $(
+                if let Some(&n) = given.next() {
+                    limits.$field = WireLimit::from_wire(n, limits.$field);
+                }
+            )+
+            limits
+        }
+    };
 }
 
-fn multipart_limits(given: &[f64]) -> body::multipart::MultipartLimits {
-    let d = body::multipart::MultipartLimits::default();
-    body::multipart::MultipartLimits {
-        max_parts: limit_usize(given, 0, d.max_parts),
-        max_boundary_bytes: limit_usize(given, 1, d.max_boundary_bytes),
-        max_headers: limit_usize(given, 2, d.max_headers),
-        max_header_bytes: limit_usize(given, 3, d.max_header_bytes),
-        max_value_bytes: limit_u64(given, 4, d.max_value_bytes),
-        max_body_bytes: limit_u64(given, 5, d.max_body_bytes),
-        max_preamble_bytes: limit_usize(given, 6, d.max_preamble_bytes),
-        max_epilogue_bytes: limit_usize(given, 7, d.max_epilogue_bytes),
-    }
-}
+wire_limits!(CHUNKED_LIMITS, chunked_limits, body::chunked::ChunkedLimits:
+    max_size_digits, max_line_bytes, max_extension_bytes, overhead_grace, max_body_bytes,
+    max_trailer_bytes, max_trailer_fields);
+wire_limits!(FORM_LIMITS, form_limits, body::form::FormLimits:
+    max_pairs, max_name_bytes, max_value_bytes, max_body_bytes);
+wire_limits!(MULTIPART_LIMITS, multipart_limits, body::multipart::MultipartLimits:
+    max_parts, max_boundary_bytes, max_headers, max_header_bytes, max_value_bytes,
+    max_body_bytes, max_preamble_bytes, max_epilogue_bytes);
 
 /// The form reader's error kinds by the names the vectors give them (the query decoder's
 /// kinds in kebab-case, limits as `limit:` and the field name).
@@ -1044,13 +1018,13 @@ impl RpBody {
 
 #[wasm_bindgen]
 impl RpBody {
-    /// A chunked transfer coding decoder; `limits` in [`CHUNKED_LIMITS`] order.
+    /// A chunked transfer coding decoder; `limits` in `CHUNKED_LIMITS` order.
     pub fn chunked(limits: &[f64]) -> RpBody {
         let decoder = body::chunked::ChunkedDecoder::new(chunked_limits(limits));
         RpBody::new(Reader::Chunked(decoder))
     }
 
-    /// A form body reader; `profile` as for queries, `limits` in [`FORM_LIMITS`] order.
+    /// A form body reader; `profile` as for queries, `limits` in `FORM_LIMITS` order.
     pub fn form(profile: u32, limits: &[f64]) -> RpBody {
         let reader = body::form::FormReader::new(query_profile(profile), form_limits(limits));
         RpBody::new(Reader::Form(reader))
@@ -1058,7 +1032,7 @@ impl RpBody {
 
     /// A multipart/form-data reader for `boundary` (or, with `is_content_type`, for the
     /// boundary of the `Content-Type` value `boundary`); `profile` is an index in the core's
-    /// `Profile::ALL`, `limits` in [`MULTIPART_LIMITS`] order. A bad boundary makes a handle
+    /// `Profile::ALL`, `limits` in `MULTIPART_LIMITS` order. A bad boundary makes a handle
     /// whose [`RpBody::error`] says why.
     pub fn multipart(
         boundary: &[u8],
