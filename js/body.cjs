@@ -32,7 +32,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   const B_BUF = fromLayout('body', 'header', 'buf');
   const MULTIPART_PROFILES = Object.fromEntries(fromLayout('body', 'multipartProfiles').map((n, i) => [n, i]));
   // Words after each event's tag.
-  const WORDS = { [EV_DATA]: 2, [EV_PART]: 8, [EV_PART_END]: 0, [EV_END]: 2, [EV_PAIR]: 4, [EV_TRAILER]: 4, [EV_ERROR]: 6 };
+  const WORDS = { [EV_DATA]: 2, [EV_PART]: 12, [EV_PART_END]: 0, [EV_END]: 2, [EV_PAIR]: 4, [EV_TRAILER]: 4, [EV_ERROR]: 6 };
 
   /** `max_parts` → `maxParts`: JS spells the core's limit names in camelCase. */
   const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -500,7 +500,16 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
           } else {
             const stream = new PartStream(this);
             this.current = stream;
-            return { done: false, value: { name, filename, filenameRaw: feed.bytes(w + 5), contentType, stream } };
+            const value = {
+              name,
+              filename,
+              filenameRaw: feed.bytes(w + 5),
+              filenameBasename: feed.str(w + 9),
+              filenamePortable: feed.str(w + 11),
+              contentType,
+              stream,
+            };
+            return { done: false, value };
           }
         } else if (tag === EV_END) {
           feed.close(false);

@@ -213,6 +213,14 @@ export interface MultipartFile {
   filename: string;
   /** The filename parameter's bytes as sent, between its quotes. */
   filenameRaw: Uint8Array;
+  /** What follows the last `/` or `\` of `filename` (old browsers sent whole paths); may still be `..` or empty. */
+  filenameBasename: string;
+  /**
+   * A name safe to create on Linux, macOS and Windows, from the basename: control characters,
+   * `< > : " / \ | ? *` and bidi overrides become `_`, leading dots and trailing dots and
+   * spaces go, Windows device names get a leading `_`, at most 255 bytes, never empty.
+   */
+  filenamePortable: string;
   contentType: string | null;
   /**
    * The file's data, as it arrives: views of the source's own chunks (no copy), except a few

@@ -10,6 +10,8 @@ async function tour(chunks: Uint8Array[], stream: AsyncIterable<Uint8Array>): Pr
       console.log(p.name, value, p.contentType);
     } else {
       const raw: Uint8Array = p.filenameRaw;
+      const safe: string = p.filenamePortable;
+      console.log(p.filenameBasename, safe);
       let size = 0;
       for await (const piece of p.stream) size += piece.byteLength;
       console.log(p.name, p.filename, raw.length, size);

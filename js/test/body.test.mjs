@@ -255,6 +255,9 @@ test('parseMultipart: a slow consumer of a file stream holds the source back', a
   assert.equal(title.value, 'Holiday');
   const photo = (await parts.next()).value;
   assert.equal(photo.filename, 'C:\\photos\\a.jpg');
+  assert.equal(photo.filenameBasename, 'a.jpg');
+  assert.equal(photo.filenamePortable, 'a.jpg');
+  assert.deepStrictEqual(Buffer.from(photo.filenameRaw).toString(), 'C:\\photos\\a.jpg');
   let got = 0;
   const pieces = [];
   for await (const piece of photo.stream) {
@@ -500,4 +503,24 @@ test('body readers: a source that fails rejects the read with its own error', as
     throw boom;
   }
   await assert.rejects(all(parseForm(failingSync())), (e) => e === boom);
+});
+
+test('parseMultipart: the four readings of a filename, as the crate gives them', async () => {
+  const cases = [
+    ['C:\\Users\\x\\CON.txt', 'CON.txt', '_CON.txt'],
+    ['../../etc/passwd', 'passwd', 'passwd'],
+    ['..', '..', '_'],
+    ['résumé 2024.pdf', 'résumé 2024.pdf', 'résumé 2024.pdf'],
+    ['a%22b.txt', 'a%22b.txt', 'a%22b.txt'],
+  ];
+  for (const [sent, basename, portable] of cases) {
+    const body = Buffer.from(fileHead('f', sent) + 'x\r\n' + close);
+    const [part] = await all(parseMultipart([body], { boundary: BOUNDARY }));
+    assert.equal(part.filename, sent);
+    assert.equal(Buffer.from(part.filenameRaw).toString(), sent);
+    assert.equal(part.filenameBasename, basename, sent);
+    assert.equal(part.filenamePortable, portable, sent);
+    // all() went on to the end of the body: the file's data was skipped, not buffered.
+    assert.equal(text(await all(part.stream)), '');
+  }
 });

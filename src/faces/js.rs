@@ -674,8 +674,8 @@ const MAX_FEED: usize = 1 << 20;
 const SPAN_TEXT: u32 = 1 << 31;
 
 /// Event tags, each followed by its fixed number of words (see the module section above).
-/// `data`: start, end; `part`: name, filename, filename bytes as sent, content type (spans,
-/// `null` spans for what is absent); `pair` and `trailer`: name, value; `end`: the bytes
+/// `data`: start, end; `part`: name, filename, filename bytes as sent, content type, the
+/// filename's basename and portable form (spans, `null` spans for what is absent); `pair` and `trailer`: name, value; `end`: the bytes
 /// consumed (low, high word); `error`: message, kind (spans), offset (low, high word).
 const EV_DATA: u32 = 1;
 const EV_PART: u32 = 2;
@@ -988,7 +988,8 @@ impl RpBody {
                     Some(body::multipart::MultipartEvent::Part(part)) => {
                         out.push(&[EV_PART]);
                         out.str(&part.name());
-                        match part.filename() {
+                        let filename = part.filename();
+                        match &filename {
                             Some(f) => {
                                 out.str(f.as_str());
                                 out.bytes(f.raw());
@@ -1001,6 +1002,16 @@ impl RpBody {
                         match part.content_type() {
                             Some(ct) => out.lossy(ct),
                             None => out.null(),
+                        }
+                        match &filename {
+                            Some(f) => {
+                                out.str(f.basename());
+                                out.str(&f.portable());
+                            }
+                            None => {
+                                out.null();
+                                out.null();
+                            }
                         }
                     }
                     Some(body::multipart::MultipartEvent::PartEnd) => out.push(&[EV_PART_END]),
