@@ -272,7 +272,10 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       const s = mem32[this.ev + 1];
       const e = mem32[this.ev + 2];
       const at = this.chunkAt;
-      return s >= at ? this.chunk.subarray(s - at, e - at) : mem8.slice(this.buf + s, this.buf + e);
+      if (s < at) return mem8.slice(this.buf + s, this.buf + e);
+      // A plain view (a Buffer's subarray would build a Buffer, at several times the cost).
+      const c = this.chunk;
+      return new Uint8Array(c.buffer, c.byteOffset + s - at, e - s);
     }
 
     /** The current error event as a ReqparseError (kept: every later read throws it too). */
@@ -537,10 +540,15 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     const o = expectOptions(options, what);
     checkKeys(o, MULTIPART_OPTIONS, what);
     const hasBoundary = o.boundary !== undefined;
-    if (hasBoundary === (o.contentType !== undefined)) {
+    // `contentType: req.headers['content-type']` of a request without one is the client's
+    // error, not the caller's: read as an empty header value, which the core refuses.
+    const hasContentType = Object.hasOwn(o, 'contentType');
+    if (hasBoundary === hasContentType) {
       throw new TypeError(`${what}: give exactly one of boundary and contentType`);
     }
-    const header = hasBoundary ? headerBytes(o.boundary, `${what}: boundary`) : headerBytes(o.contentType, `${what}: contentType`);
+    const header = hasBoundary
+      ? headerBytes(o.boundary, `${what}: boundary`)
+      : headerBytes(o.contentType ?? '', `${what}: contentType`);
     const profile = profileOf(MULTIPART_PROFILES, o.profile, 0, what);
     const limits = limitsOf(o.limits, MULTIPART_LIMITS, what);
     const iterate = chunksOf(source, what);

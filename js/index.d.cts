@@ -190,9 +190,10 @@ export type ParseMultipartOptions = {
       /**
        * The body's Content-Type header value (`req.headers['content-type']`): the boundary is
        * read from it. A string of chars up to U+00FF is read one byte per char, as Node hands
-       * header bytes over; a Uint8Array as the raw bytes.
+       * header bytes over; a Uint8Array as the raw bytes; `undefined` (a request without the
+       * header) throws a ReqparseError, as a bad value does.
        */
-      contentType: string | Uint8Array;
+      contentType: string | Uint8Array | undefined;
       boundary?: undefined;
     }
 );

@@ -318,6 +318,8 @@ test('parseMultipart: errors carry kind, offset and the limit', async () => {
   // Refused at once: a Content-Type that is not multipart/form-data, a bad boundary.
   assert.throws(() => parseMultipart([], { contentType: 'text/plain' }), { kind: 'not-multipart', offset: 0 });
   assert.throws(() => parseMultipart([], { boundary: '' }), { kind: 'invalid-boundary' });
+  // A request without a Content-Type: `req.headers['content-type']` is undefined.
+  assert.throws(() => parseMultipart([], { contentType: undefined }), (e) => e instanceof ReqparseError && e.offset === 0);
 });
 
 test('parseMultipart: several bodies read at once do not mix', async () => {
