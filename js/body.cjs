@@ -2,8 +2,8 @@
 // Request bodies read as they arrive: parseMultipart, parseForm and decodeChunked over a Node
 // Readable, a web ReadableStream or any (async) iterable of Uint8Array chunks. The wasm handle
 // (`RpBody`, src/faces/js.rs) is fed each chunk, copied once into its input buffer, and answers
-// the events it found as offsets into what was fed: part data is the caller's chunk sliced with
-// subarray (no copy), except the few bytes the reader had held back from the chunk before
+// the events it found as offsets into what was fed: part data is a view of the caller's chunk
+// (no copy), except the few bytes the reader had held back from the chunk before
 // (what may begin a delimiter), which are copied out of wasm memory. The next chunk is pulled
 // only when every event of the current one has been taken, so a slow consumer of a file's
 // stream holds the source back: at most one chunk is read ahead.
@@ -103,6 +103,12 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
    */
   function chunksOf(source, what) {
     if (source !== null && typeof source === 'object') {
+      // A Node Readable is left alive when the body is left early or fails: destroying an
+      // http.IncomingMessage would take its socket, and with it the 400 or 413 the server is
+      // about to send. What to do with the unread rest (drain it, destroy it) is the caller's.
+      if (typeof source.iterator === 'function' && typeof source.pipe === 'function') {
+        return () => source.iterator({ destroyOnReturn: false });
+      }
       if (typeof source[Symbol.asyncIterator] === 'function') return () => source[Symbol.asyncIterator]();
       if (typeof source.getReader === 'function') return () => readerIterator(source.getReader());
       if (typeof source[Symbol.iterator] === 'function') return () => source[Symbol.iterator]();

@@ -283,15 +283,30 @@ test('parseMultipart: asking for the next part skips the rest of an unread file'
   assert.deepStrictEqual(names, ['title', 'photo', 'note']);
 });
 
-test('parseMultipart: a break out of the loop lets the source go', async () => {
+test('parseMultipart: a break out of the loop lets the source go; a Node Readable stays alive', async () => {
   const { body } = uploadBody(1000);
-  const readable = Readable.from([body.subarray(0, 300), body.subarray(300)]);
-  for await (const part of parseMultipart(readable, { boundary: BOUNDARY })) {
+  let released = false;
+  async function* generator() {
+    try {
+      yield body.subarray(0, 300);
+      yield body.subarray(300);
+    } finally {
+      released = true;
+    }
+  }
+  for await (const part of parseMultipart(generator(), { boundary: BOUNDARY })) {
     assert.equal(part.name, 'title');
     break;
   }
   await new Promise((r) => setImmediate(r));
-  assert.ok(readable.destroyed);
+  assert.ok(released, "the source iterator's return() was called");
+  // An http.IncomingMessage must survive, so that the server can still answer.
+  const readable = Readable.from([body.subarray(0, 300), body.subarray(300)]);
+  await assert.rejects(async () => {
+    for await (const part of parseMultipart(readable, { boundary: BOUNDARY, limits: { maxParts: 1 } })) assert.ok(part);
+  }, { kind: 'limit:max_parts' });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(readable.destroyed, false);
 });
 
 test('parseMultipart: errors carry kind, offset and the limit', async () => {
@@ -552,5 +567,58 @@ test('parseMultipart: wasm memory growing between two reads (another call) does 
 function chunked(bytes, size) {
   const out = [];
   for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+test('parseMultipart: a node:http server reading what fetch() sends for a FormData, and answering 413 on a limit', async () => {
+  const { createServer } = await import('node:http');
+  const server = createServer(async (req, res) => {
+    const limits = { maxParts: Number(req.headers['x-max-parts'] ?? 100) };
+    try {
+      const parts = [];
+      for await (const part of parseMultipart(req, { contentType: req.headers['content-type'], limits })) {
+        if (part.filename === null) parts.push([part.name, part.value]);
+        else parts.push([part.name, part.filename, part.contentType, (await collect(part.stream)).toString('hex')]);
+      }
+      res.end(JSON.stringify(parts));
+    } catch (e) {
+      res.statusCode = e instanceof ReqparseError ? (e.limit ? 413 : 400) : 500;
+      res.end(e.kind);
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  try {
+    const file = pseudo(200_000);
+    const form = () => {
+      const fd = new FormData();
+      fd.append('title', 'Holiday in Zürich');
+      fd.append('photo', new Blob([file], { type: 'image/jpeg' }), 'résumé "2024".jpg');
+      return fd;
+    };
+    const ok = await fetch(url, { method: 'POST', body: form() });
+    assert.equal(ok.status, 200);
+    assert.deepStrictEqual(await ok.json(), [
+      ['title', 'Holiday in Zürich'],
+      // undici writes `"` as %22, as browsers do; the Fetch profile keeps it as written.
+      ['photo', 'résumé %222024%22.jpg', 'image/jpeg', Buffer.from(file).toString('hex')],
+    ]);
+    const limited = await fetch(url, { method: 'POST', body: form(), headers: { 'x-max-parts': '1' } });
+    assert.equal(limited.status, 413);
+    assert.equal(await limited.text(), 'limit:max_parts');
+    const bad = await fetch(url, { method: 'POST', body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(bad.status, 400);
+  } finally {
+    server.close();
+  }
+});
+
+function pseudo(size) {
+  const out = new Uint8Array(size);
+  let x = 99;
+  for (let i = 0; i < size; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
   return out;
 }
