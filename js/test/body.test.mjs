@@ -622,3 +622,18 @@ function pseudo(size) {
   }
   return out;
 }
+
+test('body readers compose: a multipart body inside the chunked transfer coding', async () => {
+  const { body, data } = uploadBody(50_000);
+  const framed = [];
+  for (let i = 0; i < body.length; i += 777) {
+    const piece = body.subarray(i, i + 777);
+    framed.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
+  }
+  const wire = Buffer.concat([...framed, Buffer.from('0\r\n\r\n')]);
+  const out = [];
+  for await (const part of parseMultipart(decodeChunked(chunked(wire, 1000)), { boundary: BOUNDARY })) {
+    out.push(part.filename === null ? part.value : await collect(part.stream));
+  }
+  assert.deepStrictEqual(out, ['Holiday', data, 'résumé']);
+});
