@@ -17,6 +17,9 @@
 //!   passes through untouched.
 //! - The header and buffers are global: JS reads a result fully before the next call.
 //! - Profiles travel as their index in the core's `Profile::ALL`.
+//! - Request bodies (`parseMultipart`, `parseForm`, `decodeChunked` in `body.cjs`) are read
+//!   through an [`RpBody`] handle with its own input buffer, header and event list, fed chunk by
+//!   chunk: see "request bodies" below.
 //!
 //! This file is the protocol's one definition. `index.cjs` reads the layout (header slots, tag
 //! bits, profile names in wire order, the input cap) from [`rp_layout`] at load, and refuses to
@@ -41,6 +44,7 @@ use crate::{body, disposition, query, uri};
 /// The version of the protocol between these exports and `index.cjs`. Bump it with every change
 /// `index.cjs` cannot follow by reading [`rp_layout`]: an export's arguments or answer, what a
 /// slot or tag means (the numbers themselves are read from the layout).
+/// Version 2: the body readers ([`RpBody`] and `rp_layout`'s `body`).
 const ABI_VERSION: u32 = 2;
 
 /// Longest input JS may hand over, in UTF-16 code units (`MAX_INPUT_LENGTH` in JS).
