@@ -111,7 +111,11 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       }
       if (typeof source[Symbol.asyncIterator] === 'function') return () => source[Symbol.asyncIterator]();
       if (typeof source.getReader === 'function') return () => readerIterator(source.getReader());
-      if (typeof source[Symbol.iterator] === 'function') return () => source[Symbol.iterator]();
+      if (typeof source[Symbol.iterator] === 'function') {
+        const iterate = () => source[Symbol.iterator]();
+        iterate.sync = true;
+        return iterate;
+      }
     }
     throw new TypeError(`${what}: source must be a Node Readable, a web ReadableStream or an (async) iterable of Uint8Array`);
   }
@@ -128,6 +132,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   }
 
   const EMPTY = new Uint8Array(0);
+  /** Chunks of a sync source under SMALL bytes are fed GATHER bytes at a time. */
+  const SMALL = 4096;
+  const GATHER = 64 * 1024;
   const DONE = Object.freeze({ done: true, value: undefined });
 
   function checkChunk(chunk) {
@@ -148,6 +155,8 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       this.header = handle.header() >>> 2;
       this.iterate = iterate;
       this.it = null;
+      // A sync iterable: its small chunks are gathered into one feed (see gather()).
+      this.sync = iterate.sync === true;
       this.chunk = EMPTY;
       // Bytes of a chunk over MAX_FEED not fed yet.
       this.pending = null;
@@ -184,9 +193,37 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
           }
           chunk = this.chunkOf(r);
         }
-        this.take(chunk);
+        if (this.sync && chunk.length < SMALL && !this.eof) this.gather(chunk);
+        else this.take(chunk);
       }
       return true;
+    }
+
+    /**
+     * Feeds `first` and the small chunks a sync source gives after it together, up to GATHER
+     * bytes: one wasm call, not one per chunk (an array of tiny Buffers costs no more than
+     * one Buffer). The source is in memory already, so nothing is read ahead of a consumer
+     * that was not there; their data is copied out (no single JS chunk holds it).
+     */
+    gather(first) {
+      const h = this.h;
+      const at = h.reserve(GATHER);
+      if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
+      fresh();
+      mem8.set(first, at);
+      let n = first.length;
+      while (!this.eof) {
+        const c = this.chunkOf(this.it.next());
+        if (n + c.length > GATHER) {
+          this.pending = c;
+          break;
+        }
+        mem8.set(c, at + n);
+        n += c.length;
+      }
+      this.status = h.feed(n, this.eof && this.pending === null);
+      fresh();
+      this.read(null, at);
     }
 
     /** An iterator result as the chunk to feed (empty at the end of the source). */
@@ -278,9 +315,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       const s = mem32[this.ev + 1];
       const e = mem32[this.ev + 2];
       const at = this.chunkAt;
-      if (s < at) return mem8.slice(this.buf + s, this.buf + e);
-      // A plain view (a Buffer's subarray would build a Buffer, at several times the cost).
       const c = this.chunk;
+      if (s < at || c === null) return mem8.slice(this.buf + s, this.buf + e);
+      // A plain view (a Buffer's subarray would build a Buffer, at several times the cost).
       return new Uint8Array(c.buffer, c.byteOffset + s - at, e - s);
     }
 
