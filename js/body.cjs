@@ -30,6 +30,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   const B_EVENTS_LEN = fromLayout('body', 'header', 'eventsLen');
   const B_TEXT = fromLayout('body', 'header', 'text');
   const B_BUF = fromLayout('body', 'header', 'buf');
+  const B_SKIP = fromLayout('body', 'header', 'skip');
   const MULTIPART_PROFILES = Object.fromEntries(fromLayout('body', 'multipartProfiles').map((n, i) => [n, i]));
   // Words after each event's tag.
   const WORDS = { [EV_DATA]: 2, [EV_PART]: 12, [EV_PART_END]: 0, [EV_END]: 2, [EV_PAIR]: 4, [EV_TRAILER]: 4, [EV_ERROR]: 6 };
@@ -132,6 +133,21 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   }
 
   const EMPTY = new Uint8Array(0);
+  // Buffer's native searches, on any Uint8Array.
+  const indexOf = Buffer.prototype.indexOf;
+  const lastIndexOf = Buffer.prototype.lastIndexOf;
+
+  /**
+   * How many bytes at the end of `chunk` may begin delimiter `d` (which starts with its only
+   * CR, so only the last CR can begin such a suffix): the core's partial_delimiter.
+   */
+  function heldBack(chunk, d) {
+    const from = chunk.length - (d.length - 1);
+    const cr = lastIndexOf.call(chunk, 13);
+    if (cr < 0 || cr < from) return 0;
+    for (let i = cr + 1; i < chunk.length; i++) if (chunk[i] !== d[i - cr]) return 0;
+    return chunk.length - cr;
+  }
   /** Chunks of a sync source under SMALL bytes are fed GATHER bytes at a time. */
   const SMALL = 4096;
   const GATHER = 64 * 1024;
@@ -157,6 +173,13 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       this.it = null;
       // A sync iterable: its small chunks are gathered into one feed (see gather()).
       this.sync = iterate.sync === true;
+      // In a file part's data (set by the parts iterator), the reader holding nothing back
+      // (from the handle's header), the delimiter: see skipped().
+      this.fast = false;
+      this.skippable = false;
+      this.delimiter = null;
+      // A data piece that did not go through wasm (skipped()): the next event, when set.
+      this.direct = null;
       this.chunk = EMPTY;
       // Bytes of a chunk over MAX_FEED not fed yet.
       this.pending = null;
@@ -173,7 +196,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
 
     /** Whether an event is ready; else the next chunk must be fed (`fill`). */
     has() {
-      return this.ev < this.evEnd;
+      return this.direct !== null || this.ev < this.evEnd;
     }
 
     /**
@@ -181,7 +204,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
      * Promise of either when the source has to be awaited (a sync iterable never is).
      */
     fill() {
-      while (this.ev >= this.evEnd) {
+      while (!this.has()) {
         if (this.status !== FEED_MORE || this.closed) return false;
         let chunk = this.pending;
         this.pending = null;
@@ -193,9 +216,26 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
           }
           chunk = this.chunkOf(r);
         }
+        if (this.fast && this.skippable && chunk.length >= SMALL && this.skipped(chunk)) continue;
         if (this.sync && chunk.length < SMALL && !this.eof) this.gather(chunk);
         else this.take(chunk);
       }
+      return true;
+    }
+
+    /**
+     * A file's data without copying it into wasm: when the reader is in the data and holds
+     * nothing back, the native (Boyer-Moore-Horspool) `indexOf` looks for the delimiter in
+     * `chunk`; the bytes before it, or before a prefix of it at the end, are handed to the
+     * reader uncopied (RpBody.skip) and out as one piece; the rest is fed as usual.
+     */
+    skipped(chunk) {
+      const d = (this.delimiter ??= Buffer.from(this.h.delimiter()));
+      const at = indexOf.call(chunk, d);
+      const safe = at >= 0 ? at : chunk.length - heldBack(chunk, d);
+      if (safe === 0 || !this.h.skip(safe)) return false;
+      this.direct = new Uint8Array(chunk.buffer, chunk.byteOffset, safe);
+      if (safe < chunk.length) this.pending = chunk.subarray(safe);
       return true;
     }
 
@@ -265,15 +305,16 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       this.evEnd = this.ev + mem32[header + B_EVENTS_LEN];
       this.chunk = chunk;
       this.chunkAt = at - this.buf;
+      this.skippable = mem32[header + B_SKIP] === 1;
     }
 
     tag() {
-      return mem32[this.ev];
+      return this.direct !== null ? EV_DATA : mem32[this.ev];
     }
 
     /** The current event's tag; an error event is thrown instead. */
     checked() {
-      const tag = mem32[this.ev];
+      const tag = this.tag();
       if (tag === EV_ERROR) throw this.fail();
       return tag;
     }
@@ -287,7 +328,8 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
 
     /** Moves past the current event. */
     skip() {
-      this.ev += 1 + WORDS[mem32[this.ev]];
+      if (this.direct !== null) this.direct = null;
+      else this.ev += 1 + WORDS[mem32[this.ev]];
     }
 
     /** The string whose span is at word `w` (null for a null span). */
@@ -312,6 +354,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
 
     /** The current data event's bytes: the caller's chunk, sliced, or a copy of the tail. */
     data() {
+      if (this.direct !== null) return this.direct;
       const s = mem32[this.ev + 1];
       const e = mem32[this.ev + 2];
       const at = this.chunkAt;
@@ -345,6 +388,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
       if (this.closed) return;
       this.closed = true;
       this.ev = this.evEnd = 0;
+      this.direct = null;
       this.h.free();
       if (release && this.it !== null && typeof this.it.return === 'function') {
         // A source that fails to close must not hide the reason the body was left.
@@ -476,6 +520,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         if (tag === EV_DATA) return feed.dataResult();
         feed.skip();
         if (tag === EV_PART_END) {
+          feed.fast = false;
           this.done = true;
           return DONE;
         }
@@ -544,6 +589,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
           if (filename === null) {
             this.field = { name, contentType, pieces: null, text: null };
           } else {
+            feed.fast = true;
             const stream = new PartStream(this);
             this.current = stream;
             const value = {

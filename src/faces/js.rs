@@ -704,11 +704,15 @@ const B_EVENTS: usize = 0;
 const B_EVENTS_LEN: usize = 1;
 const B_TEXT: usize = 2;
 const B_BUF: usize = 3;
-const BODY_SLOTS: [(&str, usize); 4] = [
+/// 1 when [`RpBody::skip`] may take the next bytes: a multipart reader in a part's data,
+/// holding nothing back.
+const B_SKIP: usize = 4;
+const BODY_SLOTS: [(&str, usize); 5] = [
     ("events", B_EVENTS),
     ("eventsLen", B_EVENTS_LEN),
     ("text", B_TEXT),
     ("buf", B_BUF),
+    ("skip", B_SKIP),
 ];
 
 /// `feed`'s answers: more input wanted, the body ended, or the last event is an error.
@@ -909,6 +913,11 @@ impl RpBody {
         self.header[B_EVENTS_LEN] = self.events.len() as u32;
         self.header[B_TEXT] = ptr(&self.text);
         self.header[B_BUF] = ptr(&self.buf);
+        self.header[B_SKIP] = u32::from(self.skippable());
+    }
+
+    fn skippable(&self) -> bool {
+        matches!(&self.reader, Reader::Multipart(r) if r.in_data()) && self.start >= self.len
     }
 
     /// Runs the reader over `buf[start..len]` until it wants more input, ends or fails.
@@ -1127,6 +1136,29 @@ impl RpBody {
         }
         self.publish();
         r
+    }
+
+    /// Takes the next `n` bytes of a part's data without their being fed: JS found no
+    /// delimiter in them, nor a prefix of one at their end, with its native `indexOf` (see
+    /// `MultipartReader::skip_data`). `false`, and nothing changed, unless the header's `skip`
+    /// slot is 1 and the limits let all `n` bytes through: JS then feeds them.
+    pub fn skip(&mut self, n: u32) -> bool {
+        if !self.skippable() || self.over {
+            return false;
+        }
+        match &mut self.reader {
+            Reader::Multipart(reader) => reader.skip_data(u64::from(n)),
+            _ => false,
+        }
+    }
+
+    /// The delimiter a multipart body's data ends at (CRLF `--` boundary); empty for the
+    /// other readers.
+    pub fn delimiter(&self) -> Vec<u8> {
+        match &self.reader {
+            Reader::Multipart(reader) => reader.delimiter().to_vec(),
+            _ => Vec::new(),
+        }
     }
 
     /// Bytes fed and not consumed: after the end of a chunked body, the bytes that follow it.
