@@ -663,10 +663,14 @@ pub fn rp_format_disposition(
 //   the chunk starts at `reserve(n) - header[bodyBuf]`, right after that tail;
 // - `feed(n, eof)` runs the core reader over tail + chunk up to the point where it needs more
 //   input, writing every event into the handle's event list (`u32` words, see `EV_*`): offsets
-//   into the input buffer, so JS slices part data out of the chunk it passed (an offset past
-//   the tail) with `subarray`, and copies only what lies in the tail; strings are spans, in the
-//   input buffer or (when the core decoded or replaced something) in the handle's text buffer,
-//   always valid UTF-8. An error ends the list as its last event.
+//   into the input buffer, so JS views part data in the chunk it passed (an offset past the
+//   tail; a data event that begins in the tail is split there), and copies only what lies in
+//   the tail; strings are spans, in the input buffer or (when the core decoded or replaced
+//   something) in the handle's text buffer, always valid UTF-8. An error ends the list as its
+//   last event.
+// - `skip(n)`, when the header's `skip` slot says the multipart reader is in a part's data and
+//   holds nothing back: JS searched its chunk for `delimiter()` itself (native `indexOf`) and
+//   the reader takes the `n` bytes before it uncopied (`MultipartReader::skip_data`).
 //
 // The header, event list and text buffer are the handle's own, so several bodies may be read
 // at once; JS reads a feed's events before the next `reserve` of the same handle.
@@ -679,8 +683,9 @@ const SPAN_TEXT: u32 = 1 << 31;
 
 /// Event tags, each followed by its fixed number of words (see the module section above).
 /// `data`: start, end; `part`: name, filename, filename bytes as sent, content type, the
-/// filename's basename and portable form (spans, `null` spans for what is absent); `pair` and `trailer`: name, value; `end`: the bytes
-/// consumed (low, high word); `error`: message, kind (spans), offset (low, high word).
+/// filename's basename and portable form (spans, `null` spans for what is absent); `pair` and
+/// `trailer`: name, value; `end`: the bytes consumed (low, high word); `error`: message, kind
+/// (spans), offset (low, high word).
 const EV_DATA: u32 = 1;
 const EV_PART: u32 = 2;
 const EV_PART_END: u32 = 3;
