@@ -6,7 +6,7 @@
 const wasm = require('./pkg/reqparse.js');
 
 /** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js.rs). */
-const ABI_VERSION = 1;
+const ABI_VERSION = 2;
 
 /** A load error: this file and the wasm in js/pkg do not speak the same protocol. */
 function mismatch(what) {
@@ -200,6 +200,16 @@ function profileOf(table, profile, fallback, what) {
   }
   return p;
 }
+
+// parseMultipart, parseForm, decodeChunked: body.cjs, over the same wasm instance.
+const { parseMultipart, parseForm, decodeChunked } = require('./body.cjs')({
+  wasm,
+  fromLayout,
+  ReqparseError,
+  QUERY_PROFILES,
+  profileOf,
+  expectOptions,
+});
 
 function flag(value, name) {
   if (value === undefined) return false;
@@ -510,4 +520,7 @@ module.exports = {
   splitAbsolute,
   parseContentDisposition,
   formatContentDisposition,
+  parseMultipart,
+  parseForm,
+  decodeChunked,
 };

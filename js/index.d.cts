@@ -13,10 +13,18 @@ export type DispositionProfile = 'strict' | 'browser' | 'dotnet';
 export declare class ReqparseError extends TypeError {
   constructor(message: string, offset: number, index?: number);
   readonly name: 'ReqparseError';
-  /** Byte offset in the input's UTF-8 encoding: what every reqparse face reports. */
+  /** Byte offset in the input's UTF-8 encoding (from the start of the body, for the body readers): what every reqparse face reports. */
   readonly offset: number;
-  /** The same position as a UTF-16 index into the JS string. */
+  /** The same position as a UTF-16 index into the JS string (the byte offset, for bodies). */
   readonly index: number;
+  /**
+   * Body readers only: the error's kind by its name in every reqparse face (CLI, vectors),
+   * e.g. `'bare-lf'`, `'unexpected-end'`, or `'limit:'` and the core's limit name
+   * (`'limit:max_parts'`).
+   */
+  kind?: string;
+  /** Body readers, for a limit: the name of the option that sets it (`'maxParts'`). */
+  limit?: string;
 }
 
 /** Longest input accepted, in UTF-16 code units (1 MiB). */
@@ -129,3 +137,164 @@ export interface ContentDispositionInit {
  * or the header would be longer than 16384 bytes.
  */
 export declare function formatContentDisposition(value: ContentDispositionInit): string;
+
+// ---- request bodies ---------------------------------------------------------------------------
+
+/** A web `ReadableStream` of bytes, as much of it as the body readers use. */
+export interface ByteReadableStream {
+  getReader(): {
+    read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: undefined }>;
+    cancel(reason?: unknown): Promise<void>;
+  };
+}
+
+/**
+ * Where a body's bytes come from: a Node `Readable` (it is an `AsyncIterable`), a web
+ * `ReadableStream`, or any (async) iterable of `Uint8Array` chunks (`Buffer`s included).
+ */
+export type BodySource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ByteReadableStream;
+
+/** How a multipart body is read: `'fetch'` (default, the Fetch Standard / WPT), `'strict'` (RFC 7578 + RFC 2046), `'lenient'` (busboy, ASP.NET Core). */
+export type MultipartProfile = 'fetch' | 'strict' | 'lenient';
+
+/** Limits of a multipart body, finite by default (ASP.NET Core's FormOptions); `Infinity` lifts one. */
+export interface MultipartLimits {
+  /** Parts in the body. Default 1024. */
+  maxParts?: number;
+  /** Bytes of the boundary. Default 70 (RFC 2046). */
+  maxBoundaryBytes?: number;
+  /** Header fields in one part. Default 16. */
+  maxHeaders?: number;
+  /** Bytes of one part's header block. Default 16384. */
+  maxHeaderBytes?: number;
+  /** Bytes of one field (a part without a filename). Default 4 MiB. */
+  maxValueBytes?: number;
+  /** Bytes of the whole body. Default 128 MiB. */
+  maxBodyBytes?: number;
+  /** Bytes before the first boundary (`'lenient'`). Default 16384. */
+  maxPreambleBytes?: number;
+  /** Bytes after the close delimiter (`'lenient'`). Default 16384. */
+  maxEpilogueBytes?: number;
+}
+
+export type ParseMultipartOptions = {
+  profile?: MultipartProfile;
+  limits?: MultipartLimits;
+} & (
+  | {
+      /** The `boundary` parameter of the body's Content-Type, unquoted. */
+      boundary: string | Uint8Array;
+      contentType?: undefined;
+    }
+  | {
+      /**
+       * The body's Content-Type header value (`req.headers['content-type']`): the boundary is
+       * read from it. A string of chars up to U+00FF is read one byte per char, as Node hands
+       * header bytes over; a Uint8Array as the raw bytes; `undefined` (a request without the
+       * header) throws a ReqparseError, as a bad value does.
+       */
+      contentType: string | Uint8Array | undefined;
+      boundary?: undefined;
+    }
+);
+
+/** A part without a filename: a form field, its value decoded as UTF-8 (invalid bytes replaced). */
+export interface MultipartField {
+  name: string;
+  filename: null;
+  /** The part's Content-Type value as sent, or null. */
+  contentType: string | null;
+  value: string;
+}
+
+/** A file part: its data comes through `stream`, which must be read before the next part is asked for (or its rest is skipped). */
+export interface MultipartFile {
+  name: string;
+  /** The effective filename (`filename*` preferred, RFC 6266 §4.3). Data, not a path. */
+  filename: string;
+  /** The filename parameter's bytes as sent, between its quotes. */
+  filenameRaw: Uint8Array;
+  /** What follows the last `/` or `\` of `filename` (old browsers sent whole paths); may still be `..` or empty. */
+  filenameBasename: string;
+  /**
+   * A name safe to create on Linux, macOS and Windows, from the basename: control characters,
+   * `< > : " / \ | ? *` and bidi overrides become `_`, leading dots and trailing dots and
+   * spaces go, Windows device names get a leading `_`, at most 255 bytes, never empty.
+   */
+  filenamePortable: string;
+  contentType: string | null;
+  /**
+   * The file's data, as it arrives: views of the source's own chunks (no copy), except a few
+   * bytes held back between chunks. Works with `stream.pipeline`, `Readable.from` and
+   * `ReadableStream.from`.
+   */
+  stream: AsyncIterableIterator<Uint8Array>;
+}
+
+export type MultipartPart = MultipartField | MultipartFile;
+
+/**
+ * The parts of a multipart/form-data body, as they arrive: nothing is buffered whole, and the
+ * source is read only as fast as the parts (and file streams) are. A `break` lets the source
+ * go. A bad boundary or Content-Type throws at once; a bad body rejects the read that meets it
+ * with a {@link ReqparseError} (`kind`, `offset`, `limit`).
+ */
+export declare function parseMultipart(source: BodySource, options: ParseMultipartOptions): AsyncIterableIterator<MultipartPart>;
+
+export interface FormLimits {
+  /** Pairs in the body. Default 1024. */
+  maxPairs?: number;
+  /** Bytes of one name, as sent. Default 2048. */
+  maxNameBytes?: number;
+  /** Bytes of one value, as sent. Default 4 MiB. */
+  maxValueBytes?: number;
+  /** Bytes of the whole body. Default 128 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface ParseFormOptions {
+  /** As for queries; default `'whatwg'`. */
+  profile?: QueryProfile;
+  limits?: FormLimits;
+}
+
+/** The `[name, value]` pairs of an application/x-www-form-urlencoded body, decoded as {@link queryPairs} decodes. */
+export declare function parseForm(source: BodySource, options?: ParseFormOptions): AsyncIterableIterator<[name: string, value: string]>;
+
+export interface ChunkedLimits {
+  /** Hex digits in a chunk size. Default 16. */
+  maxSizeDigits?: number;
+  /** Bytes of one chunk-size line. Default 4096. */
+  maxLineBytes?: number;
+  /** Bytes of chunk extensions in the body. Default 16384. */
+  maxExtensionBytes?: number;
+  /** Framing bytes allowed beyond the data's own length. Default 65536. */
+  overheadGrace?: number;
+  /** Bytes of chunk data. Default 128 MiB. */
+  maxBodyBytes?: number;
+  /** Bytes of the trailer section. Default 16384. */
+  maxTrailerBytes?: number;
+  /** Trailer fields. Default 64. */
+  maxTrailerFields?: number;
+}
+
+export interface DecodeChunkedOptions {
+  limits?: ChunkedLimits;
+}
+
+/** The decoded data of a chunked body, and what came with it once it is read to its end. */
+export interface ChunkedBody extends AsyncIterableIterator<Uint8Array> {
+  /** The trailer fields, filled as they are read (all of them once iteration has ended). */
+  readonly trailers: [name: string, value: string][];
+  /** Bytes of the source that were the chunked body; null until the end. */
+  readonly consumed: number | null;
+  /** What the source gave after the body (the next message's first bytes); null until the end. */
+  readonly rest: Uint8Array | null;
+}
+
+/**
+ * The data of a body in the chunked transfer coding (RFC 9112 §7.1), decoded strictly (a bare
+ * CR or LF, an empty size line, a missing CRLF after data: errors). The source is read up to
+ * the body's end and left open there.
+ */
+export declare function decodeChunked(source: BodySource, options?: DecodeChunkedOptions): ChunkedBody;

@@ -13,4 +13,7 @@ export const {
   splitAbsolute,
   parseContentDisposition,
   formatContentDisposition,
+  parseMultipart,
+  parseForm,
+  decodeChunked,
 } = cjs;

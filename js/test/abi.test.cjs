@@ -31,14 +31,14 @@ test('the real wasm speaks the protocol index.cjs expects', () => {
 });
 
 test('a wasm of another protocol version is refused at load, with how to fix it', () => {
-  for (const version of [0, 2, 999]) {
+  for (const version of [0, 1, 999]) {
     assert.throws(
       () => loadWith((exports) => ({ ...exports, rp_abi_version: () => version })),
       {
         name: 'Error',
         message: new RegExp(
           `^reqparse: js/pkg/reqparse_bg\\.wasm speaks wire protocol version ${version}, ` +
-            'index\\.cjs speaks version 1: rebuild the wasm with `npm run build`$',
+            'index\\.cjs speaks version 2: rebuild the wasm with `npm run build`$',
         ),
       },
     );
@@ -52,7 +52,7 @@ test('a wasm from before the version check (no rp_abi_version) is refused', () =
         delete exports.rp_abi_version;
         return exports;
       }),
-    /speaks wire protocol version 0, index\.cjs speaks version 1/,
+    /speaks wire protocol version 0, index\.cjs speaks version 2/,
   );
 });
 
@@ -81,4 +81,18 @@ test('profile names and their wire numbers come from the core, in its order', ()
   assert.throws(() => api.parseContentDisposition('inline', { profile: 'rfc' }), {
     message: "parseContentDisposition: profile must be one of 'strict', 'browser', 'dotnet'",
   });
+});
+
+test('the body readers take their numbers from the layout too: profiles and limits in core order', () => {
+  const { body } = JSON.parse(require(pkgPath).rp_layout());
+  assert.deepEqual(body.multipartProfiles, ['fetch', 'strict', 'lenient']);
+  assert.deepEqual(body.formLimits, ['max_pairs', 'max_name_bytes', 'max_value_bytes', 'max_body_bytes']);
+  assert.equal(body.chunkedLimits.length, 7);
+  assert.equal(body.multipartLimits.length, 8);
+  const withoutEvent = (exports) => {
+    const layout = JSON.parse(exports.rp_layout());
+    delete layout.body.events.partEnd;
+    return { ...exports, rp_layout: () => JSON.stringify(layout) };
+  };
+  assert.throws(() => loadWith(withoutEvent), /has no body\.events\.partEnd in its layout/);
 });

@@ -809,6 +809,68 @@ impl MultipartReader {
         self.state == State::Done
     }
 
+    /// The delimiter the reader looks for in a part's data: CRLF, `--` and the boundary.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let reader = MultipartReader::new(b"XyZ", Default::default(), Default::default())?;
+    /// assert_eq!(reader.delimiter(), b"\r\n--XyZ");
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn delimiter(&self) -> &[u8] {
+        self.finder.needle()
+    }
+
+    /// Whether the reader is in a part's data (its header block read, its delimiter not yet
+    /// found): where [`skip_data`](Self::skip_data) may be called.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// reader.decode(b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n", false)?;
+    /// assert!(reader.in_data());
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn in_data(&self) -> bool {
+        self.state == State::Data
+    }
+
+    /// Takes `n` bytes of the current part's data as read, without seeing them: for a caller
+    /// that searched them for the delimiter itself (a JS engine's native `indexOf`, which
+    /// saves copying them into wasm memory). The caller holds no unconsumed input, and the `n`
+    /// bytes that follow what was consumed hold no [`delimiter`](Self::delimiter) and do not
+    /// end with a prefix of one: exactly when [`decode`](Self::decode) would hand them out as
+    /// [`MultipartEvent::Data`]. Answers `false`, and changes nothing, when the reader is not
+    /// in a part's data or a limit would stop the data within those bytes: `decode` then
+    /// reads them, to the same data and the same error at the same offset.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let head = b"--b\r\nContent-Disposition: form-data; name=f; filename=x\r\n\r\n";
+    /// assert!(matches!(reader.decode(head, false)?.event, Some(MultipartEvent::Part(_))));
+    /// assert!(reader.skip_data(1000));
+    /// assert_eq!(reader.position(), head.len() as u64 + 1000);
+    /// assert_eq!(reader.decode(b"\r\n--b--", true)?.event, Some(MultipartEvent::PartEnd));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn skip_data(&mut self, n: u64) -> bool {
+        if self.state != State::Data {
+            return false;
+        }
+        // The budgets data() hands data out within.
+        let mut budget = self.limits.max_body_bytes - self.position;
+        if self.value_part {
+            budget = budget.min(self.limits.max_value_bytes.saturating_sub(self.part_bytes));
+        }
+        if n > budget {
+            return false;
+        }
+        self.position += n;
+        self.part_bytes += n;
+        true
+    }
+
     /// Reads from `input` (the bytes that follow what was consumed so far) up to the next
     /// event; `eof` says that no byte follows `input`. Bytes not consumed (what may begin a
     /// delimiter, or an incomplete header block) must be fed again with what arrives next.
@@ -876,10 +938,6 @@ impl MultipartReader {
 
     fn limit_at(&self, offset: usize, limit: MultipartLimit) -> MultipartError {
         self.error_at(offset, MultipartErrorKind::Limit(limit))
-    }
-
-    fn delimiter(&self) -> &[u8] {
-        self.finder.needle()
     }
 
     /// The first `--boundary`, at the very start of the body.
@@ -1312,6 +1370,38 @@ mod tests {
             );
             assert_eq!(reader.find_delimiter(&data[..prefix + 5]), None);
         }
+    }
+
+    #[test]
+    fn skip_data_is_decode_unseen() {
+        let limits = MultipartLimits {
+            max_value_bytes: 10,
+            ..MultipartLimits::default()
+        };
+        let head = b"--b\r\nContent-Disposition: form-data; name=v\r\n\r\n";
+        let mut reader = MultipartReader::new(b"b", Profile::Fetch, limits).unwrap();
+        assert!(!reader.skip_data(1), "not in data yet");
+        let step = reader.decode(head, false).unwrap();
+        assert!(matches!(step.event, Some(MultipartEvent::Part(_))));
+        assert!(reader.in_data());
+        // Over the value limit: refused whole, and decode finds the error where it always does.
+        assert!(!reader.skip_data(11));
+        assert!(reader.skip_data(10));
+        let err = reader.decode(b"x\r\n--b--", true).unwrap_err();
+        let mut whole = MultipartReader::new(b"b", Profile::Fetch, limits).unwrap();
+        let body = [&head[..], &[b'x'; 11], b"\r\n--b--"].concat();
+        let mut at = 0;
+        let want = loop {
+            match whole.decode(&body[at..], true) {
+                Ok(step) => at += step.consumed,
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(err, want);
+        assert_eq!(
+            err.kind,
+            MultipartErrorKind::Limit(MultipartLimit::ValueBytes)
+        );
     }
 
     #[test]
