@@ -229,4 +229,33 @@ mod tests {
         assert_eq!(pool.pooled_bytes(), 0);
         assert_eq!(pool.trim(), 0);
     }
+
+    #[test]
+    fn pages_go_back_to_the_os_after_1_mib_or_once_idle() {
+        let mut pool = Pool::new(4096, 8 << 20);
+        let mut burst = |pool: &mut Pool, n: usize| {
+            let segs: Vec<_> = (0..n).map(|_| pool.rent().unwrap()).collect();
+            segs.into_iter().for_each(|s| pool.give_back(s));
+            pool.trim();
+            pool.trim()
+        };
+        let held = pool.rent().unwrap(); // the pool stays in use
+        assert_eq!(burst(&mut pool, 128), 128);
+        assert_eq!(
+            pool.released,
+            128 * 4096,
+            "512 KiB freed: counted, not returned yet"
+        );
+        assert_eq!(burst(&mut pool, 128), 128);
+        assert_eq!(pool.released, 0, "1 MiB freed in all: returned");
+        assert_eq!(burst(&mut pool, 1), 1);
+        assert_eq!(pool.released, 4096);
+        pool.give_back(held);
+        pool.trim();
+        assert_eq!(pool.trim(), 1);
+        assert_eq!(
+            pool.released, 0,
+            "idle pool: whatever was freed is returned"
+        );
+    }
 }
