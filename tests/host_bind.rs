@@ -67,10 +67,7 @@ mod cli {
         );
         assert!(stderr.contains("in use"), "{stderr:?}");
         // The first one still answers, alone.
-        assert!(first.get("/").starts_with("HTTP/1.1 200 OK\r\n"));
-        first.signal(libc::SIGTERM);
-        let (status, rest) = first.wait();
-        assert!(status.success(), "{status:?}: {rest}");
+        first.answers_then_stops(libc::SIGTERM, "the first server");
     }
 
     #[test]
@@ -78,10 +75,7 @@ mod cli {
         let server = Serve::start(command(&["--addr", "localhost:0", "--threads", "1"]));
         let addr: std::net::SocketAddr = server.addr.parse().unwrap();
         assert!(addr.ip().is_loopback(), "{addr}");
-        assert!(server.get("/x?a=1").starts_with("HTTP/1.1 200 OK\r\n"));
-        server.signal(libc::SIGINT);
-        let (status, rest) = server.wait();
-        assert!(status.success(), "{status:?}: {rest}");
+        server.answers_then_stops(libc::SIGINT, "--addr localhost:0");
     }
 
     #[test]

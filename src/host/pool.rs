@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn pages_go_back_to_the_os_after_1_mib_or_once_idle() {
         let mut pool = Pool::new(4096, 8 << 20);
-        let mut burst = |pool: &mut Pool, n: usize| {
+        let burst = |pool: &mut Pool, n: usize| {
             let segs: Vec<_> = (0..n).map(|_| pool.rent().unwrap()).collect();
             segs.into_iter().for_each(|s| pool.give_back(s));
             pool.trim();

@@ -97,6 +97,24 @@ impl Serve {
         assert_eq!(rc, 0, "kill({signal})");
     }
 
+    /// Checks that it answers a GET with 200, then sends `signal` with an idle keep-alive
+    /// connection open (which must not hold the stop up) and asserts exit status 0.
+    pub fn answers_then_stops(self, signal: libc::c_int, what: &str) {
+        let answer = self.get("/hello?x=1");
+        assert!(
+            answer.starts_with("HTTP/1.1 200 OK\r\n"),
+            "{what}: {answer}"
+        );
+        let _idle = TcpStream::connect(&self.addr).unwrap();
+        self.signal(signal);
+        let (status, stderr) = self.wait();
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "{what}, signal {signal}: {status:?}\n{stderr}"
+        );
+    }
+
     /// Waits up to 10 s for the exit (killing it after that) and returns the status and the
     /// rest of its stderr.
     pub fn wait(mut self) -> (ExitStatus, String) {
