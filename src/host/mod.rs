@@ -509,6 +509,16 @@ pub fn serve(config: Config) -> io::Result<()> {
     let signals = signal::Terminate::block()?;
     let server = Server::bind(config)?;
     eprintln!("listening on http://{}", server.local_addr());
+    // Threads started before the mask was set (the wasm engine's, say) may take the signal.
+    // Counted before the waiter starts: a thread in sigwait shows the signals unblocked.
+    let unblocked = signal::unblocked_threads();
+    if unblocked > 0 {
+        eprintln!(
+            "warning: {unblocked} thread(s) started before serve() do not block SIGINT and \
+             SIGTERM, so a stop signal may end the process abruptly: call \
+             reqparse::host::block_stop_signals() before starting them"
+        );
+    }
     let stop = server.shutdown_handle();
     signals.spawn_waiter(move || stop.shutdown())?;
     server.run()
