@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 
-BENCHES = ["query", "disposition", "uri"]
+BENCHES = ["query", "disposition", "uri", "body"]
 
 
 def bench_binaries(build: bool) -> dict:

@@ -12,7 +12,8 @@
 //! {"method":"GET",
 //!  "url":"http://localhost:8080/a%20b?x=1",   // uri::build_absolute, or null
 //!  "url_error":null,                          // or {"offset":N,"message":"..."}
-//!  "path":"/a%20b",                           // as written in the target
+//!  "path":"/a%20b",                           // as written in the target ("" for
+//!                                             // `OPTIONS *` and `CONNECT`, RFC 9112 §3.3)
 //!  "query":[["x","1"]],                       // pairs decoded with query::Profile::Whatwg
 //!  "query_error":null,                        // first query::Profile::Strict error, or
 //!                                             // {"offset":N,"message":"..."}, N counted from the `?`
@@ -146,6 +147,14 @@ pub fn inspect(head: &RequestHead<'_>, out: &mut String) {
 /// own authority wins.
 fn split_target<'a>(head: &RequestHead<'a>) -> (&'a str, &'a str, &'a str, &'a str) {
     let (mut scheme, mut host, mut target) = (head.scheme, head.host, head.target);
+    // RFC 9112 §3.3: the target URI of asterisk-form (`OPTIONS *`) and authority-form
+    // (`CONNECT host:port`) has an empty path; authority-form names the authority itself.
+    if target == "*" {
+        return (scheme, host, "", "");
+    }
+    if head.method == "CONNECT" {
+        return (scheme, target, "", "");
+    }
     if !target.starts_with('/') {
         if let Some(colon) = target.find("://") {
             let rest = &target[colon + 3..];

@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{Shutdown, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -255,14 +255,34 @@ fn limits_answer_with_status_and_close() {
             400,
         ),
         (
-            "Kestrel MaxRequestBodySize",
-            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 30000001\r\n\r\n".to_vec(),
+            "ASP.NET Core MultipartBodyLengthLimit 128 MiB",
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 134217729\r\n\r\n".to_vec(),
             413,
         ),
         (
-            "chunked bodies are not implemented",
-            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
+            "RFC 9112 §6.3 Transfer-Encoding with Content-Length",
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            "RFC 9112 §6.1 a coding the shim cannot decode",
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n".to_vec(),
             501,
+        ),
+        (
+            "RFC 9110 §9.3.6 CONNECT",
+            b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n".to_vec(),
+            501,
+        ),
+        (
+            "RFC 9112 §3.2 invalid Host",
+            b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            "RFC 9110 §10.1.1 unknown expectation",
+            b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\n".to_vec(),
+            417,
         ),
         (
             "not HTTP at all",
@@ -335,7 +355,7 @@ fn idle_keep_alive_connection_is_closed_after_the_timeout() {
 }
 
 #[test]
-fn body_is_discarded_and_min_data_rate_enforced() {
+fn body_is_read_and_min_data_rate_enforced() {
     let server = Running::start(short(Limits {
         min_data_rate: Some(MinDataRate {
             bytes_per_second: 10_000,
@@ -343,20 +363,29 @@ fn body_is_discarded_and_min_data_rate_enforced() {
         }),
         ..Limits::default()
     }));
-    // A 100 KB body in several writes, then a pipelined GET: the body is skipped, not parsed.
+    // A 100 KB body in several writes, then a pipelined GET: the body is read through (its
+    // size in the answer), and the GET after it is answered as the next request.
     let mut c = server.connect();
     c.send(b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\nContent-Disposition: attachment; filename=\"x.bin\"\r\n\r\n");
-    assert_eq!(c.response().unwrap().status, 200);
     for _ in 0..10 {
         c.send(&[b'G'; 10_000]);
     }
     c.send(b"GET /after HTTP/1.1\r\nHost: a\r\n\r\n");
+    let r = c.response().unwrap();
+    assert_eq!(r.status, 200);
+    assert!(
+        r.body.contains(r#""size":100000,"kind":"bytes""#),
+        "{}",
+        r.body
+    );
     assert!(c.response().unwrap().body.contains("/after"));
-    // A body that stalls: 10 bytes of 1 MB, then nothing. Cut after grace + 10 B at 10 kB/s.
+    // A body that stalls: 10 bytes of 1 MB, then nothing. 408 after grace + 10 B at 10 kB/s.
     let mut slow = server.connect();
     slow.send(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\n0123456789");
     let start = Instant::now();
-    assert_eq!(slow.response().unwrap().status, 200);
+    let r = slow.response().unwrap();
+    assert_eq!(r.status, 408, "{}", r.body);
+    assert!(r.body.contains("min_data_rate"), "{}", r.body);
     assert!(slow.closed_by_server());
     let elapsed = start.elapsed();
     assert!(
@@ -448,7 +477,7 @@ fn slow_reader_back_pressure_keeps_every_response() {
 }
 
 #[test]
-fn pool_exhaustion_stops_reading_without_crashing() {
+fn a_full_pool_costs_the_hoarders_not_the_newcomers() {
     // One 4 KiB segment for the whole loop.
     let server = Running::start(Config {
         threads: 1,
@@ -459,34 +488,27 @@ fn pool_exhaustion_stops_reading_without_crashing() {
     let mut a = server.connect();
     a.send(b"GET /a HTTP/1.1\r\nHost: a\r\n");
     server.wait_stats("A's tail in the segment", |s| s.rented_segments == 1);
-    // B cannot be read at all (no segment to keep a tail in), so it waits: TCP pushes back.
+    // B's complete request needs no segment: it is answered straight from the scratch.
     let mut b = server.connect();
     b.send(b"GET /b HTTP/1.1\r\nHost: a\r\n\r\n");
-    b.r.get_ref()
-        .set_read_timeout(Some(Duration::from_millis(200)))
-        .unwrap();
-    let mut byte = [0u8; 1];
-    let err =
-        b.r.get_mut()
-            .read(&mut byte)
-            .expect_err("B must not be answered yet");
-    assert!(
-        matches!(
-            err.kind(),
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-        ),
-        "{err}"
-    );
-    b.r.get_ref()
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    // A completes: its segment comes back, B is read and answered.
-    a.send(b"\r\n");
-    assert!(a.response().unwrap().body.contains("/a"));
     assert!(b.response().unwrap().body.contains("/b"));
+    assert_eq!(server.stats.stats().shed, 0);
+    // C's head is incomplete and needs the segment: A, the oldest unfinished head, is shed.
+    let mut c = server.connect();
+    c.send(b"GET /c HTTP/1.1\r\nHost: a\r\n");
+    server.wait_stats("A shed for C", |s| s.shed == 1 && s.connections == 2);
+    assert!(a.closed_by_server());
+    // Now C holds the segment with its unfinished head; D, a newcomer, sheds C in turn: the
+    // unfinished head that has waited longest always goes first.
+    let mut d = server.connect();
+    d.send(b"GET /d HTTP/1.1\r\nHost: a\r\n");
+    server.wait_stats("C shed for D", |s| s.shed == 2);
+    assert!(c.closed_by_server());
+    d.send(b"\r\n");
+    assert!(d.response().unwrap().body.contains("/d"));
     let s = server.wait_stats("the segment back", |s| s.rented_segments == 0);
     assert!(s.pooled_bytes <= 4096, "never more than the cap: {s:?}");
-    drop((a, b));
+    drop((b, d));
     server.assert_drained();
 }
 

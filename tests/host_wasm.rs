@@ -1,5 +1,5 @@
 //! `Engine::Wasm`: the server answers through the component in wasmtime, byte for byte what the
-//! native engine answers, and an engine error is a 500 with a one-line JSON body after which
+//! native engine answers (heads and bodies), and an engine error is a 500 with a one-line JSON body after which
 //! the loop keeps serving. Needs the component: run `.ci/build-component.sh` first.
 #![cfg(all(feature = "host", feature = "engine-wasm"))]
 
@@ -7,7 +7,6 @@ mod support;
 
 use reqparse::engine::Limits as EngineLimits;
 use reqparse::host::{Config, Engine};
-use reqparse::inspect::{inspect, RequestHead};
 use support::host::Running;
 
 fn engine(limits: EngineLimits) -> Engine {
@@ -19,6 +18,10 @@ fn wasm_engine_answers_like_native() {
     let server = Running::start(Config {
         threads: 2,
         engine: engine(EngineLimits::default()),
+        ..Config::default()
+    });
+    let native_server = Running::start(Config {
+        threads: 1,
         ..Config::default()
     });
     // (source, method, target, Content-Disposition)
@@ -56,32 +59,46 @@ fn wasm_engine_answers_like_native() {
             Some("attachment; ;filename=foo"),
         ),
     ];
-    let mut c = server.connect();
+    let (mut c, mut n) = (server.connect(), native_server.connect());
     for &(source, method, target, cd) in cases {
         let cd_line = cd
             .map(|v| format!("Content-Disposition: {v}\r\n"))
             .unwrap_or_default();
-        c.send(
-            format!("{method} {target} HTTP/1.1\r\nHost: example.com:8080\r\n{cd_line}\r\n")
-                .as_bytes(),
-        );
+        let req = format!("{method} {target} HTTP/1.1\r\nHost: example.com:8080\r\n{cd_line}\r\n");
+        c.send(req.as_bytes());
+        n.send(req.as_bytes());
         let r = c.response().unwrap_or_else(|e| panic!("{source}: {e}"));
         assert_eq!(r.status, 200, "{source}: {}", r.body);
-        let mut native = String::new();
-        inspect(
-            &RequestHead {
-                method,
-                scheme: "http",
-                host: "example.com:8080",
-                target,
-                content_disposition: cd.map(str::as_bytes),
-            },
-            &mut native,
-        );
-        assert_eq!(r.body, native, "{source}");
+        assert_eq!(r.body, n.response().unwrap().body, "{source}");
     }
-    drop(c);
+    // Bodies: a multipart upload, chunked, and a form.
+    let bodies: &[(&str, &str)] = &[
+        (
+            "RFC 7578 §4 chunked upload",
+            "Content-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n\
+             47\r\n--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\n\r\nhi\r\n\r\n\
+             5\r\n--b--\r\n0\r\n\r\n",
+        ),
+        (
+            "WHATWG urlencoded form",
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 9\r\n\r\na=1&b=%41",
+        ),
+    ];
+    for &(source, rest) in bodies {
+        let req = format!("POST /upload HTTP/1.1\r\nHost: example.com:8080\r\n{rest}");
+        c.send(req.as_bytes());
+        n.send(req.as_bytes());
+        let (wasm, native) = (c.response().unwrap(), n.response().unwrap());
+        assert_eq!((wasm.status, &wasm.body), (200, &native.body), "{source}");
+        assert!(
+            native.body.contains("\"error\":null}"),
+            "{source}: {}",
+            native.body
+        );
+    }
+    drop((c, n));
     server.assert_drained();
+    native_server.assert_drained();
 }
 
 #[test]

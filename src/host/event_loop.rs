@@ -28,14 +28,19 @@ use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
 use slab::Slab;
 
-use super::http1::{self, Head, HeadError, Persistence, Version};
+use super::body::{BodyEvent, BodyReader, ContentKind, Fed, FramingError};
+use super::handler::{Handler, Reading, Response, Service};
+use super::http1::{self, HeadError, Persistence, Version};
 use super::nonblocking;
 use super::pipe::{Exhausted, Pipe};
 use super::pool::Pool;
 use super::timer::{Entry, Wheel};
-use super::{Config, Engine, Limits, LoopStats, Shared};
+use super::{Config, Limits, LoopStats, Shared};
 
 const LISTENER: Token = Token(usize::MAX);
+/// What a connection that holds nothing may read when the pool is exhausted: room for a
+/// complete ordinary request.
+const NEWCOMER_READ: usize = 16 * 1024;
 const WAKER: Token = Token(usize::MAX - 1);
 
 /// A loop's listener and poll, created by `Server::bind` so that the address and the wakers exist
@@ -164,13 +169,23 @@ impl Marks {
     }
 }
 
+/// A request whose body is arriving: its reader, the service's state for it, and how its
+/// answer is to be written. Boxed in the connection record, so an idle connection pays one
+/// pointer for it.
+struct InFlight<X> {
+    reader: BodyReader,
+    exchange: X,
+    version: Version,
+    persistence: Persistence,
+    head_only: bool,
+}
+
 /// One connection record: this is all an idle keep-alive connection costs (plus one timer entry).
-#[derive(Debug)]
-struct Conn {
+struct Conn<X> {
     /// When the running deadline expires (ms since the loop started); `u64::MAX` for none.
     deadline: u64,
-    /// Body bytes still to discard.
-    body_left: u64,
+    /// The request whose body is arriving, if any.
+    body: Option<Box<InFlight<X>>>,
     /// Unparsed request bytes (an incomplete head, or requests beyond `max_pipelined`).
     input: Pipe,
     /// Response bytes the kernel did not take yet.
@@ -188,20 +203,20 @@ struct Conn {
 // The idle-connection budget (128 B of heap, tests/host_alloc.rs) rests on this record staying
 // 48 bytes; mio adds a selector id to its sockets in debug builds only.
 const _: () = assert!(
-    core::mem::size_of::<Conn>()
+    core::mem::size_of::<Conn<()>>()
         <= 48
             + (core::mem::size_of::<TcpStream>() - core::mem::size_of::<std::net::TcpStream>())
                 .next_multiple_of(8)
 );
 
-impl Conn {
+impl<X> Conn<X> {
     /// The limit that applies in the connection's present state.
     fn running_timeout(&self) -> Timeout {
         if self.phase == Phase::Lingering {
             Timeout::Linger
         } else if !self.output.is_empty() {
             Timeout::Write
-        } else if self.body_left > 0 {
+        } else if self.body.is_some() {
             Timeout::Body
         } else if !self.input.is_empty() || !self.marks.has(Mark::Served) {
             Timeout::Head
@@ -269,11 +284,11 @@ struct ReadTurn {
 /// What `serve` made of a read turn's bytes.
 #[derive(Clone, Copy, Debug, Default)]
 struct Served {
-    /// Bytes parsed or discarded as body; the rest is an incomplete tail.
+    /// Bytes of heads and bodies consumed; the rest is an incomplete tail.
     consumed: usize,
     /// Responses appended to `Loop::out` (any status).
     answered: usize,
-    /// Body bytes discarded.
+    /// Body bytes consumed (framing included).
     body_bytes: u64,
     /// `max_pipelined` requests were answered with more bytes left: serve again next turn.
     more: bool,
@@ -282,17 +297,26 @@ struct Served {
 /// Why the loop answers with an error status and stops reading.
 #[derive(Clone, Copy, Debug)]
 enum Refusal {
-    /// The head broke a rule or a limit (400, 413, 414, 431, 501).
+    /// The head broke a rule or a limit (400, 413, 414, 417, 431, 501).
     Head(HeadError),
+    /// A chunked body's framing broke a rule or a limit (400, 413): the next request cannot be
+    /// found, so the connection closes.
+    Framing(FramingError),
+    /// The service wrote no answer (a bug of the handler) → 500.
+    NoResponse,
     /// A head was started but did not complete within `header_timeout` (408): slowloris.
     HeadTimeout,
+    /// A body arrived slower than `min_data_rate` (408).
+    BodyTimeout,
 }
 
 impl Refusal {
     fn status(self) -> (u16, &'static str) {
         match self {
             Refusal::Head(e) => e.status(),
-            Refusal::HeadTimeout => (408, "Request Timeout"),
+            Refusal::Framing(e) => e.status(),
+            Refusal::NoResponse => (500, "Internal Server Error"),
+            Refusal::HeadTimeout | Refusal::BodyTimeout => (408, "Request Timeout"),
         }
     }
 }
@@ -301,25 +325,24 @@ impl core::fmt::Display for Refusal {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Refusal::Head(e) => e.fmt(f),
+            Refusal::Framing(e) => e.fmt(f),
+            Refusal::NoResponse => {
+                f.write_str("500 Internal Server Error: the handler wrote no response")
+            }
             Refusal::HeadTimeout => {
                 f.write_str("408 Request Timeout: request head not received in time")
+            }
+            Refusal::BodyTimeout => {
+                f.write_str("408 Request Timeout: request body slower than min_data_rate")
             }
         }
     }
 }
 
-/// Where a request's JSON answer comes from, per loop.
-enum Inspector {
-    Native,
-    /// Boxed: one per loop, and the instance state is large.
-    #[cfg(feature = "engine-wasm")]
-    Wasm(Box<crate::engine::WasmInspector>),
-}
-
-struct Loop<'a> {
+struct Loop<'a, S: Service> {
     poll: Poll,
     listener: TcpListener,
-    conns: Slab<Conn>,
+    conns: Slab<Conn<S::Exchange>>,
     next_generation: u32,
     pool: Pool,
     wheel: Wheel,
@@ -331,7 +354,7 @@ struct Loop<'a> {
     pending: Vec<u64>,
     starved: Vec<u64>,
     limits: &'a Limits,
-    inspector: Inspector,
+    service: S,
     stats: &'a LoopStats,
     epoch: Instant,
     /// Accepting is paused (descriptor or memory exhaustion) until this time.
@@ -364,21 +387,14 @@ fn wants_read(event: &mio::event::Event) -> bool {
     event.is_readable() || event.is_read_closed() || event.is_error()
 }
 
-pub(super) fn run(
+pub(super) fn run<H: Handler>(
     seed: Seed,
     config: &Config,
     shared: &Shared,
     stats: &LoopStats,
+    handler: &H,
 ) -> io::Result<()> {
-    let inspector = match &config.engine {
-        Engine::Native => Inspector::Native,
-        #[cfg(feature = "engine-wasm")]
-        Engine::Wasm(engine) => Inspector::Wasm(Box::new(
-            engine
-                .inspector()
-                .map_err(|e| io::Error::other(format!("wasm engine: {e:#}")))?,
-        )),
-    };
+    let service = handler.service()?;
     let pool_idle_ms = ms(config.pool_idle_release).max(1);
     let mut lp = Loop {
         poll: seed.poll,
@@ -393,7 +409,7 @@ pub(super) fn run(
         pending: Vec::new(),
         starved: Vec::new(),
         limits: &config.limits,
-        inspector,
+        service,
         stats,
         epoch: Instant::now(),
         accept_resume: None,
@@ -409,7 +425,7 @@ pub(super) fn run(
     result
 }
 
-impl Loop<'_> {
+impl<S: Service> Loop<'_, S> {
     fn now(&self) -> u64 {
         ms(self.epoch.elapsed())
     }
@@ -520,7 +536,7 @@ impl Loop<'_> {
         }
         entry.insert(Conn {
             deadline,
-            body_left: 0,
+            body: None,
             input: Pipe::new(),
             output: Pipe::new(),
             sock,
@@ -619,16 +635,19 @@ impl Loop<'_> {
         }
     }
 
-    /// The running deadline passed: a started head is answered 408 (then the connection lingers
-    /// like after any error response, so the 408 is not lost to a reset); anything else closes.
+    /// The running deadline passed: a started head or a slow body is answered 408 (then the
+    /// connection lingers like after any error response, so the 408 is not lost to a reset);
+    /// anything else closes.
     fn expire(&mut self, key: usize) {
-        let conn = &self.conns[key];
-        let head_started =
-            conn.phase == Phase::Serving && conn.timeout == Timeout::Head && !conn.input.is_empty();
-        if !head_started {
-            return self.close(key);
-        }
-        refuse(&mut self.body, &mut self.out, Refusal::HeadTimeout);
+        let conn = &mut self.conns[key];
+        let serving = conn.phase == Phase::Serving;
+        let refusal = match conn.timeout {
+            Timeout::Head if serving && !conn.input.is_empty() => Refusal::HeadTimeout,
+            Timeout::Body if serving => Refusal::BodyTimeout,
+            _ => return self.close(key),
+        };
+        conn.body = None;
+        refuse(&mut self.body, &mut self.out, refusal);
         self.responses += 1;
         if !self.send_out(key) {
             return self.close(key);
@@ -731,12 +750,14 @@ impl Loop<'_> {
         let conn = &mut self.conns[key];
         let held = conn.input.read(&mut self.pool, scratch);
         // Read no more than the pool could keep if all of it turned out to be an incomplete
-        // tail (the pipe's own segments are back in the pool by now, so they count).
-        let budget = self
-            .pool
-            .available()
-            .saturating_mul(segment_size)
-            .min(scratch.len());
+        // tail (the pipe's own segments are back in the pool by now, so they count). A
+        // connection that holds nothing may read a little even from an exhausted pool:
+        // complete requests are answered straight from the scratch, and a tail that must be
+        // kept sheds the oldest unfinished head (`shed_for`), so a full pool costs the peers
+        // that hoard it, not the newcomers.
+        let pool_budget = self.pool.available().saturating_mul(segment_size);
+        let newcomer = if held == 0 { NEWCOMER_READ } else { 0 };
+        let budget = pool_budget.max(newcomer).min(scratch.len());
         let mut filled = held;
         let end = loop {
             if filled >= budget {
@@ -757,21 +778,16 @@ impl Loop<'_> {
     }
 
     /// Answers the complete requests at the start of `input` (at most `max_pipelined`) into
-    /// `self.out`, discarding their bodies; stops at the first refusal or closing answer.
+    /// `self.out`, feeding their bodies to the service as they arrive; stops at the first
+    /// refusal or closing answer, or where a body needs more bytes.
     fn serve(&mut self, key: usize, input: &[u8]) -> Served {
         let limits = self.limits;
-        let conn = &mut self.conns[key];
         let mut served = Served::default();
         loop {
-            if conn.body_left > 0 {
-                let n = conn.body_left.min((input.len() - served.consumed) as u64);
-                served.consumed += n as usize;
-                served.body_bytes += n;
-                conn.body_left -= n;
-                if conn.body_left > 0 {
-                    break;
-                }
+            if self.conns[key].body.is_some() && !self.feed_body(key, input, &mut served) {
+                break;
             }
+            let conn = &mut self.conns[key];
             if served.consumed == input.len() || conn.phase != Phase::Serving {
                 break;
             }
@@ -782,32 +798,40 @@ impl Loop<'_> {
             match http1::parse(&input[served.consumed..], limits) {
                 Ok(Some(head)) => {
                     served.consumed += head.len;
-                    served.answered += 1;
-                    conn.body_left = head.content_length;
-                    // No `100 Continue` is ever sent, so whether the body follows is the peer's
-                    // guess: closing after the answer keeps the next request's start certain.
-                    let asked =
-                        if head.keep_alive && !(head.expect_continue && head.content_length > 0) {
-                            Persistence::KeepAlive
-                        } else {
-                            Persistence::Close
-                        };
-                    let given = answer(
-                        &mut self.inspector,
-                        &mut self.body,
-                        &mut self.out,
-                        &head,
-                        asked,
-                    );
-                    if given == Persistence::Close {
-                        conn.phase = Phase::Closing;
+                    let (exchange, reading) = self.service.head(&head);
+                    let flight_persistence = if head.keep_alive {
+                        Persistence::KeepAlive
+                    } else {
+                        Persistence::Close
+                    };
+                    let head_only = head.method == "HEAD";
+                    if !head.framing.has_body() {
+                        served.answered += 1;
+                        self.respond(key, exchange, head.version(), flight_persistence, head_only);
+                        continue;
                     }
+                    let kind = match reading {
+                        Reading::Raw => Ok(ContentKind::Raw),
+                        Reading::Parse => ContentKind::of(head.content_type),
+                    };
+                    let reader = BodyReader::new(head.framing, kind, limits);
+                    if head.expect_continue {
+                        // RFC 9110 §10.1.1: the head is accepted and the body will be read.
+                        self.out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+                    }
+                    self.conns[key].body = Some(Box::new(InFlight {
+                        reader,
+                        exchange,
+                        version: head.version(),
+                        persistence: flight_persistence,
+                        head_only,
+                    }));
                 }
                 Ok(None) => break,
                 Err(e) => {
                     served.answered += 1;
                     refuse(&mut self.body, &mut self.out, Refusal::Head(e));
-                    conn.phase = Phase::Closing;
+                    self.conns[key].phase = Phase::Closing;
                     break;
                 }
             }
@@ -816,13 +840,122 @@ impl Loop<'_> {
         served
     }
 
-    /// Keeps an incomplete request for the next turn (nothing is kept once closing).
-    fn keep_tail(&mut self, key: usize, tail: &[u8]) -> Result<(), Exhausted> {
+    /// Feeds the in-flight body what `input` holds of it; answers the request when the body is
+    /// over. False: stop serving this turn (more bytes needed, or the framing failed).
+    fn feed_body(&mut self, key: usize, input: &[u8], served: &mut Served) -> bool {
         let conn = &mut self.conns[key];
-        if conn.phase != Phase::Serving {
+        let Some(flight) = conn.body.as_deref_mut() else {
+            return true;
+        };
+        let service = &mut self.service;
+        let InFlight {
+            reader, exchange, ..
+        } = flight;
+        let fed = reader.feed(&input[served.consumed..], &mut |event| {
+            service.body(exchange, event)
+        });
+        match fed {
+            Ok((used, Fed::More)) => {
+                served.consumed += used;
+                served.body_bytes += used as u64;
+                false
+            }
+            Ok((used, Fed::Done)) => {
+                served.consumed += used;
+                served.body_bytes += used as u64;
+                served.answered += 1;
+                let Some(flight) = conn.body.take() else {
+                    return false;
+                };
+                let InFlight {
+                    reader,
+                    mut exchange,
+                    version,
+                    persistence,
+                    head_only,
+                } = *flight;
+                let size = reader.size();
+                self.service.body(&mut exchange, BodyEvent::End { size });
+                self.respond(key, exchange, version, persistence, head_only);
+                true
+            }
+            Err(e) => {
+                conn.body = None;
+                served.answered += 1;
+                refuse(&mut self.body, &mut self.out, Refusal::Framing(e));
+                conn.phase = Phase::Closing;
+                false
+            }
+        }
+    }
+
+    /// The service writes its answer into `self.out`; a connection it asked to close (or one
+    /// whose answer it did not write: 500) stops reading.
+    fn respond(
+        &mut self,
+        key: usize,
+        exchange: S::Exchange,
+        version: Version,
+        persistence: Persistence,
+        head_only: bool,
+    ) {
+        let mut response = Response::new(&mut self.out, version, persistence, head_only);
+        self.service.respond(exchange, &mut response);
+        let (sent, given) = (response.sent(), response.persistence());
+        if !sent {
+            refuse(&mut self.body, &mut self.out, Refusal::NoResponse);
+        }
+        if !sent || given == Persistence::Close {
+            self.conns[key].phase = Phase::Closing;
+        }
+    }
+
+    /// Keeps an incomplete request for the next turn (nothing is kept once closing). When the
+    /// pool is exhausted, the oldest unfinished heads make room (`shed_for`).
+    fn keep_tail(&mut self, key: usize, tail: &[u8]) -> Result<(), Exhausted> {
+        if self.conns[key].phase != Phase::Serving {
             return Ok(());
         }
-        conn.input.write(&mut self.pool, tail)
+        loop {
+            match self.conns[key].input.write(&mut self.pool, tail) {
+                Ok(()) => return Ok(()),
+                Err(Exhausted) if self.shed_for(key) => {}
+                Err(Exhausted) => return Err(Exhausted),
+            }
+        }
+    }
+
+    /// The pool is exhausted and `key` needs segments: closes the connection whose unfinished
+    /// head has waited longest — a slowloris or a hoarder, never a body in progress — if it
+    /// started no later than `key`'s own head. False when there is none.
+    fn shed_for(&mut self, key: usize) -> bool {
+        let me = &self.conns[key];
+        let limit = if me.timeout == Timeout::Head {
+            me.deadline
+        } else {
+            u64::MAX
+        };
+        let victim = self
+            .conns
+            .iter()
+            .filter(|&(k, c)| {
+                k != key
+                    && c.phase == Phase::Serving
+                    && c.body.is_none()
+                    && c.timeout == Timeout::Head
+                    && !c.input.is_empty()
+                    && c.deadline <= limit
+            })
+            .min_by_key(|&(_, c)| c.deadline)
+            .map(|(k, _)| k);
+        match victim {
+            Some(v) => {
+                self.close(v);
+                self.stats.shed.fetch_add(1, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
     }
 
     /// After a read turn: send its answers, then decide what the connection waits for.
@@ -872,7 +1005,7 @@ impl Loop<'_> {
         let Some(rate) = self.limits.min_data_rate else {
             return;
         };
-        if body_bytes > 0 && conn.body_left > 0 && conn.timeout == Timeout::Body {
+        if body_bytes > 0 && conn.body.is_some() && conn.timeout == Timeout::Body {
             let extra = body_bytes.saturating_mul(1000) / u64::from(rate.bytes_per_second.max(1));
             conn.deadline = conn.deadline.saturating_add(extra);
         }
@@ -962,7 +1095,7 @@ impl Loop<'_> {
 
 /// The one way a connection record ends: its segments go back to the pool and its socket leaves
 /// the poll (dropping `conn` then closes it).
-fn release(mut conn: Conn, pool: &mut Pool, registry: &Registry) {
+fn release<X>(mut conn: Conn<X>, pool: &mut Pool, registry: &Registry) {
     conn.input.clear(pool);
     conn.output.clear(pool);
     let _ = registry.deregister(&mut conn.sock);
@@ -970,7 +1103,7 @@ fn release(mut conn: Conn, pool: &mut Pool, registry: &Registry) {
 
 /// Writes straight to the socket; only what the kernel did not take goes into the output pipe.
 /// Returns false when the connection must be closed (write error, or no segment for the tail).
-fn send(conn: &mut Conn, pool: &mut Pool, data: &[u8]) -> bool {
+fn send<X>(conn: &mut Conn<X>, pool: &mut Pool, data: &[u8]) -> bool {
     if !conn.output.is_empty() {
         // Earlier bytes are still queued: keep the order.
         return conn.output.write(pool, data).is_ok();
@@ -984,47 +1117,6 @@ fn send(conn: &mut Conn, pool: &mut Pool, data: &[u8]) -> bool {
         }
     }
     conn.output.write(pool, rest).is_ok()
-}
-
-/// Appends the response for an accepted head, keeping the connection open if `asked` says so
-/// and the engine did not fail (500). Returns what the response told the peer.
-fn answer(
-    inspector: &mut Inspector,
-    body: &mut String,
-    out: &mut Vec<u8>,
-    head: &Head<'_>,
-    asked: Persistence,
-) -> Persistence {
-    body.clear();
-    let ok = match inspector {
-        Inspector::Native => {
-            crate::inspect::inspect(&super::request_head(head), body);
-            true
-        }
-        #[cfg(feature = "engine-wasm")]
-        Inspector::Wasm(wasm) => {
-            let req = super::request_head(head);
-            match wasm.inspect(&req, body) {
-                Ok(()) => true,
-                Err(e) => {
-                    body.clear();
-                    http1::error_body(body, &format!("500 engine error: {e:#}"));
-                    false
-                }
-            }
-        }
-    };
-    let (status, given) = if ok {
-        ((200, "OK"), asked)
-    } else {
-        ((500, "Internal Server Error"), Persistence::Close)
-    };
-    http1::write_response(out, status, body.as_bytes(), given, head.version());
-    if head.method == "HEAD" {
-        // RFC 9110 §9.3.2: same headers, no content.
-        out.truncate(out.len() - body.len());
-    }
-    given
 }
 
 /// Appends the error response for `refusal`; it always says `Connection: close`, and the caller
@@ -1051,7 +1143,7 @@ mod tests {
         // mio adds a selector id to its sockets in debug builds only.
         let debug_extra =
             core::mem::size_of::<TcpStream>() - core::mem::size_of::<std::net::TcpStream>();
-        let size = core::mem::size_of::<Conn>();
+        let size = core::mem::size_of::<Conn<()>>();
         assert!(size <= 48 + debug_extra.next_multiple_of(8), "{size}");
     }
 

@@ -2,11 +2,11 @@
 //! responses the shim writes.
 //!
 //! The head is parsed by `httparse` straight out of the loop's scratch buffer; this module adds
-//! what httparse leaves to the server: the request-line and header-size limits, the one
-//! `Host`, `Content-Length` semantics (RFC 9112 §6.3), and the keep-alive decision.
+//! what httparse leaves to the server: the request-line and header-size limits, the one valid
+//! `Host` (RFC 9112 §3.2), the body's framing decided once (RFC 9112 §6.3: chunked or one
+//! `Content-Length`, anything ambiguous refused), `Expect`, and the keep-alive decision.
 
 use core::mem::MaybeUninit;
-use std::io::Write as _;
 
 use super::Limits;
 
@@ -16,15 +16,21 @@ pub const MAX_HEADERS_CAP: usize = 256;
 /// Why a request head was refused; each maps to the status the shim answers before closing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HeadError {
-    /// Malformed request line or header, missing or repeated `Host`, bad `Content-Length` → 400.
+    /// Malformed request line or header, a missing, repeated or invalid `Host`, an ambiguous
+    /// framing (RFC 9112 §6.3: `Transfer-Encoding` with `Content-Length`, a final coding that is
+    /// not `chunked`, `Transfer-Encoding` in HTTP/1.0, a bad or conflicting `Content-Length`) → 400.
     BadRequest,
+    /// An `Expect` other than `100-continue` (RFC 9110 §10.1.1) → 417.
+    ExpectationFailed,
     /// A body larger than `Limits::max_body` → 413.
     PayloadTooLarge,
     /// Request line longer than `Limits::max_request_line` → 414.
     UriTooLong,
     /// Header section over `Limits::max_header_bytes`, or more than `Limits::max_headers` fields → 431.
     HeadersTooLarge,
-    /// `Transfer-Encoding` (chunked bodies are not supported) → 501.
+    /// A transfer coding other than `chunked` before it (RFC 9112 §6.1: the shim decodes no
+    /// compression), or `CONNECT` (a 2xx would turn the connection into a tunnel, RFC 9110
+    /// §9.3.6) → 501.
     NotImplemented,
 }
 
@@ -38,6 +44,7 @@ impl HeadError {
     pub fn status(self) -> (u16, &'static str) {
         match self {
             HeadError::BadRequest => (400, "Bad Request"),
+            HeadError::ExpectationFailed => (417, "Expectation Failed"),
             HeadError::PayloadTooLarge => (413, "Content Too Large"),
             HeadError::UriTooLong => (414, "URI Too Long"),
             HeadError::HeadersTooLarge => (431, "Request Header Fields Too Large"),
@@ -66,19 +73,108 @@ pub struct Head<'b> {
     pub minor_version: u8,
     /// The `Host` header value (`""` for an HTTP/1.0 request without one).
     pub host: &'b str,
-    /// Body length from `Content-Length` (0 when absent).
-    pub content_length: u64,
+    /// How the body is delimited (RFC 9112 §6.3).
+    pub framing: Framing,
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
     pub keep_alive: bool,
-    /// `Expect: 100-continue` was sent.
+    /// `Expect: 100-continue` was sent in an HTTP/1.1 request (HTTP/1.0 ignores it, RFC 9110
+    /// §10.1.1).
     pub expect_continue: bool,
     /// The first `Content-Disposition` header value, if any.
     pub content_disposition: Option<&'b [u8]>,
+    /// The `Content-Type` header value, if any (the last one, as `http` crates read it).
+    pub content_type: Option<&'b [u8]>,
+    /// The header lines as sent (after the request line, before the empty line); see
+    /// [`Head::headers`].
+    pub fields: &'b [u8],
     /// Bytes the head took (request line, headers and the empty line).
     pub len: usize,
 }
 
-impl Head<'_> {
+/// How a request's body is delimited, decided once per request by RFC 9112 §6.3.
+///
+/// ```
+/// use reqparse::host::{http1, Limits};
+/// let head = http1::parse(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", &Limits::default());
+/// assert_eq!(head.unwrap().unwrap().framing, http1::Framing::Chunked);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    /// No body (neither header, or `Content-Length: 0`).
+    None,
+    /// Exactly this many bytes (`Content-Length`, more than zero).
+    Length(u64),
+    /// The chunked transfer coding, decoded by [`crate::body::chunked`].
+    Chunked,
+}
+
+impl Framing {
+    /// Whether a body follows the head.
+    ///
+    /// ```
+    /// use reqparse::host::http1::Framing;
+    /// assert!(!Framing::None.has_body() && Framing::Length(1).has_body() && Framing::Chunked.has_body());
+    /// ```
+    pub fn has_body(self) -> bool {
+        self != Framing::None
+    }
+}
+
+impl<'b> Head<'b> {
+    /// The header fields in order, as `(name, value)` with the value's surrounding whitespace
+    /// removed. httparse has already checked every line, so this only splits them again.
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET / HTTP/1.1\r\nHost: a\r\nX-Id:  7 \r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// let fields: Vec<_> = head.headers().collect();
+    /// assert_eq!(fields, [(&b"Host"[..], &b"a"[..]), (&b"X-Id"[..], &b"7"[..])]);
+    /// ```
+    pub fn headers(&self) -> impl Iterator<Item = (&'b [u8], &'b [u8])> + 'b {
+        self.fields.split(|&b| b == b'\n').filter_map(|line| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let colon = memchr::memchr(b':', line)?;
+            Some((&line[..colon], line[colon + 1..].trim_ascii()))
+        })
+    }
+
+    /// The target's path: up to its `?` or `#` (all of an origin-form target without query).
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET /a/b?x=1 HTTP/1.1\r\nHost: h\r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// assert_eq!((head.path(), head.query()), ("/a/b", Some("x=1")));
+    /// ```
+    pub fn path(&self) -> &'b str {
+        let end = self.target.find(['?', '#']).unwrap_or(self.target.len());
+        &self.target[..end]
+    }
+
+    /// The target's query, without its `?` (and without a `#` fragment), if it has one.
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET / HTTP/1.1\r\nHost: h\r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// assert_eq!(head.query(), None);
+    /// ```
+    pub fn query(&self) -> Option<&'b str> {
+        let target = self.target.split('#').next().unwrap_or_default();
+        target.split_once('?').map(|(_, q)| q)
+    }
+
+    /// The first value of the header `name` (compared ignoring ASCII case).
+    ///
+    /// ```
+    /// use reqparse::host::{http1, Limits};
+    /// let head = http1::parse(b"GET / HTTP/1.1\r\nHost: a\r\nUser-Agent: curl\r\n\r\n", &Limits::default()).unwrap().unwrap();
+    /// assert_eq!(head.header("user-agent"), Some(&b"curl"[..]));
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&'b [u8]> {
+        self.headers()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+            .map(|(_, v)| v)
+    }
+
     /// The request's HTTP version, which decides how a response spells keep-alive.
     ///
     /// ```
@@ -189,33 +285,45 @@ pub fn parse<'b>(buf: &'b [u8], limits: &Limits) -> Result<Option<Head<'b>>, Hea
     let (Some(method), Some(target), Some(minor)) = (req.method, req.path, req.version) else {
         return Err(HeadError::BadRequest);
     };
+    if method == "CONNECT" {
+        return Err(HeadError::NotImplemented);
+    }
     let mut head = Head {
         method,
         target,
         minor_version: minor,
         host: "",
-        content_length: 0,
+        framing: Framing::None,
         keep_alive: false,
         expect_continue: false,
         content_disposition: None,
+        content_type: None,
+        fields: &buf[line_end..len.saturating_sub(2).max(line_end)],
         len,
     };
-    let (mut hosts, mut lengths) = (0u32, 0u32);
+    let mut hosts = 0u32;
+    let mut length: Option<u64> = None;
+    let mut codings = Codings::None;
     let (mut close, mut keep) = (false, false);
     for h in req.headers.iter() {
         let name = h.name.as_bytes();
         if name.eq_ignore_ascii_case(b"host") {
             hosts += 1;
-            head.host = core::str::from_utf8(h.value).map_err(|_| HeadError::BadRequest)?;
-        } else if name.eq_ignore_ascii_case(b"content-length") {
-            let n = parse_length(h.value).ok_or(HeadError::BadRequest)?;
-            if lengths > 0 && n != head.content_length {
+            if !valid_host(h.value) {
                 return Err(HeadError::BadRequest);
             }
-            lengths += 1;
-            head.content_length = n;
+            head.host = core::str::from_utf8(h.value).map_err(|_| HeadError::BadRequest)?;
+        } else if name.eq_ignore_ascii_case(b"content-length") {
+            // RFC 9110 §8.6: a list of identical values may be taken as one; anything else not.
+            for value in h.value.split(|&b| b == b',') {
+                let n = parse_length(value).ok_or(HeadError::BadRequest)?;
+                if length.is_some_and(|l| l != n) {
+                    return Err(HeadError::BadRequest);
+                }
+                length = Some(n);
+            }
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
-            return Err(HeadError::NotImplemented);
+            codings = codings.add(h.value)?;
         } else if name.eq_ignore_ascii_case(b"connection") {
             for token in h.value.split(|&b| b == b',') {
                 let token = token.trim_ascii();
@@ -223,23 +331,148 @@ pub fn parse<'b>(buf: &'b [u8], limits: &Limits) -> Result<Option<Head<'b>>, Hea
                 keep |= token.eq_ignore_ascii_case(b"keep-alive");
             }
         } else if name.eq_ignore_ascii_case(b"expect") {
-            head.expect_continue = h.value.trim_ascii().eq_ignore_ascii_case(b"100-continue");
-        } else if name.eq_ignore_ascii_case(b"content-disposition")
-            && head.content_disposition.is_none()
-        {
-            head.content_disposition = Some(h.value);
+            // RFC 9110 §10.1.1: a 1.0 request's Expect is ignored.
+            if minor >= 1 {
+                if !h.value.trim_ascii().eq_ignore_ascii_case(b"100-continue") {
+                    return Err(HeadError::ExpectationFailed);
+                }
+                head.expect_continue = true;
+            }
+        } else if name.eq_ignore_ascii_case(b"content-disposition") {
+            head.content_disposition = head.content_disposition.or(Some(h.value));
+        } else if name.eq_ignore_ascii_case(b"content-type") {
+            head.content_type = Some(h.value);
         }
     }
     // RFC 9112 §3.2: a 1.1 request without exactly one Host is a 400.
     if hosts > 1 || (hosts == 0 && minor >= 1) {
         return Err(HeadError::BadRequest);
     }
+    head.framing = match (codings, length) {
+        (Codings::None, None | Some(0)) => Framing::None,
+        (Codings::None, Some(n)) => Framing::Length(n),
+        // RFC 9112 §6.1: a 1.0 recipient cannot trust a chunked framing; §6.3 (3): with
+        // Content-Length as well it "ought to be handled as an error" — the one way a second
+        // request can hide inside a body. Both close the connection after the 400.
+        (_, _) if minor == 0 => return Err(HeadError::BadRequest),
+        (_, Some(_)) => return Err(HeadError::BadRequest),
+        (Codings::Chunked, None) => Framing::Chunked,
+        // RFC 9112 §6.3 (4): a request whose final coding is not chunked has no length.
+        (Codings::Other, None) => return Err(HeadError::BadRequest),
+    };
     // RFC 9112 §9.3: 1.1 persists unless "close"; 1.0 only with "keep-alive".
     head.keep_alive = !close && (minor >= 1 || keep);
-    if head.content_length > limits.max_body {
-        return Err(HeadError::PayloadTooLarge);
+    if let Framing::Length(n) = head.framing {
+        if n > limits.max_body {
+            return Err(HeadError::PayloadTooLarge);
+        }
     }
     Ok(Some(head))
+}
+
+/// The `Transfer-Encoding` codings seen so far (every field line in order, RFC 9110 §5.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Codings {
+    None,
+    /// `chunked` is the final coding, and the only one.
+    Chunked,
+    /// Something else is the final coding.
+    Other,
+}
+
+impl Codings {
+    /// Adds one field line's codings. `chunked` anywhere but last, or twice, is a 400 (RFC 9112
+    /// §6.1: a sender MUST NOT apply it more than once); another coding before it is a 501, the
+    /// shim decodes no compression; a field with no coding at all, or an element that is not a
+    /// token, is a 400.
+    fn add(mut self, value: &[u8]) -> Result<Codings, HeadError> {
+        let mut any = false;
+        for coding in value.split(|&b| b == b',') {
+            let coding = coding.trim_ascii();
+            // RFC 9110 §5.6.1: empty list elements are ignored, but the field is 1#coding.
+            if coding.is_empty() {
+                continue;
+            }
+            any = true;
+            // Parameters (`;q=…`) belong to the coding before them; only its name matters.
+            let name = coding
+                .split(|&b| b == b';')
+                .next()
+                .unwrap_or_default()
+                .trim_ascii();
+            if name.is_empty() || !name.iter().all(|&b| is_tchar(b)) {
+                return Err(HeadError::BadRequest);
+            }
+            self = match (self, name.eq_ignore_ascii_case(b"chunked")) {
+                (Codings::Chunked, _) => return Err(HeadError::BadRequest),
+                (Codings::Other, true) => return Err(HeadError::NotImplemented),
+                (_, true) => Codings::Chunked,
+                (_, false) => Codings::Other,
+            };
+        }
+        if any {
+            Ok(self)
+        } else {
+            Err(HeadError::BadRequest)
+        }
+    }
+}
+
+/// RFC 9110 §5.6.2 `tchar`.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// RFC 9112 §3.2: `Host = uri-host [ ":" port ]`, where uri-host is an IP-literal (`[…]`), an
+/// IPv4 address or a reg-name (unreserved, pct-encoded, sub-delims); an empty value is allowed
+/// (a target without authority). Anything else — a space, `/`, `@`, a bare `%` — is a 400.
+fn valid_host(value: &[u8]) -> bool {
+    let (host, port) = match value.strip_prefix(b"[") {
+        Some(rest) => {
+            let Some(close) = memchr::memchr(b']', rest) else {
+                return false;
+            };
+            let literal = &rest[..close];
+            // IPv6address / IPvFuture: hex digits, `:`, `.`, and the IPvFuture characters.
+            if literal.is_empty()
+                || !literal
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b":._~-!$&'()*+,;=".contains(&b))
+            {
+                return false;
+            }
+            (&[][..], &rest[close + 1..])
+        }
+        None => match memchr::memrchr(b':', value) {
+            Some(colon) => (&value[..colon], &value[colon..]),
+            None => (value, &[][..]),
+        },
+    };
+    let port_ok = match port {
+        [] => true,
+        [b':', digits @ ..] => digits.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    port_ok && valid_reg_name(host)
+}
+
+/// RFC 3986 §3.2.2 `reg-name` (an IPv4 address is one too).
+fn valid_reg_name(host: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = host.get(i) {
+        if b == b'%' {
+            let hex = |j: usize| host.get(j).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(i + 1) && hex(i + 2)) {
+                return false;
+            }
+            i += 3;
+        } else if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=".contains(&b) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 /// `Content-Length` is 1*DIGIT (RFC 9110 §8.6); anything else, or an overflow, is refused.
@@ -276,21 +509,10 @@ pub fn write_response(
     version: Version,
 ) {
     let (code, reason) = status;
-    // Writing into a Vec cannot fail.
-    let _ = write!(
-        out,
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    match (persistence, version) {
-        (Persistence::Close, _) => out.extend_from_slice(b"Connection: close\r\n"),
-        (Persistence::KeepAlive, Version::Http10) => {
-            out.extend_from_slice(b"Connection: keep-alive\r\n")
-        }
-        (Persistence::KeepAlive, Version::Http11) => {}
-    }
-    out.extend_from_slice(b"\r\n");
-    out.extend_from_slice(body);
+    let mut response = super::Response::new(out, version, persistence, false);
+    // The shim's own statuses (200–599, plain reasons) are always accepted.
+    let sent = response.send(code, reason, "application/json", body);
+    debug_assert!(sent.is_ok(), "{code} {reason}");
 }
 
 /// Appends the one-line JSON error body the shim answers with, e.g. `{"error":"431 …"}`.
@@ -327,44 +549,44 @@ mod tests {
     fn outcomes_table() {
         let long_target = format!("GET /{} HTTP/1.1\r\n", "a".repeat(40));
         let big_header = format!("GET / HTTP/1.1\r\nHost: h\r\nX: {}\r\n\r\n", "v".repeat(60));
-        type Fields<'a> = (&'a str, &'a str, &'a str, u64, bool);
+        type Fields<'a> = (&'a str, &'a str, &'a str, Framing, bool);
         type Case<'a> = (&'a str, &'a [u8], Result<Option<Fields<'a>>, HeadError>);
         let cases: Vec<Case> = vec![
             (
                 "RFC 9112 §3 origin-form",
                 b"GET /p?q HTTP/1.1\r\nHost: a\r\n\r\n",
-                Ok(Some(("GET", "/p?q", "a", 0, true))),
+                Ok(Some(("GET", "/p?q", "a", Framing::None, true))),
             ),
             (
                 "RFC 9112 §9.3 1.0 closes",
                 b"GET / HTTP/1.0\r\n\r\n",
-                Ok(Some(("GET", "/", "", 0, false))),
+                Ok(Some(("GET", "/", "", Framing::None, false))),
             ),
             (
                 "RFC 9112 §9.3 1.0 keep-alive",
                 b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
-                Ok(Some(("GET", "/", "", 0, true))),
+                Ok(Some(("GET", "/", "", Framing::None, true))),
             ),
             (
                 "RFC 9112 §9.6 close",
                 b"GET / HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n",
-                Ok(Some(("GET", "/", "a", 0, false))),
+                Ok(Some(("GET", "/", "a", Framing::None, false))),
             ),
             (
                 "RFC 9110 §8.6 length",
                 b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 12\r\n\r\n",
-                Ok(Some(("POST", "/", "a", 12, true))),
+                Ok(Some(("POST", "/", "a", Framing::Length(12), true))),
             ),
             (
                 "RFC 9110 §8.6 equal repeats",
                 b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\ncontent-length: 1\r\n\r\n",
-                Ok(Some(("POST", "/", "a", 1, true))),
+                Ok(Some(("POST", "/", "a", Framing::Length(1), true))),
             ),
             ("partial line", b"GET / HT", Ok(None)),
             (
                 "RFC 9112 §2.2 leading empty lines",
                 b"\r\n\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
-                Ok(Some(("GET", "/", "a", 0, true))),
+                Ok(Some(("GET", "/", "a", Framing::None, true))),
             ),
             ("CRLF flood", &[b'\n'; 40], Err(HeadError::BadRequest)),
             (
@@ -403,9 +625,119 @@ mod tests {
                 Err(HeadError::PayloadTooLarge),
             ),
             (
-                "chunked unsupported",
+                "RFC 9112 §6.3 (4) chunked",
                 b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                Ok(Some(("POST", "/", "a", Framing::Chunked, true))),
+            ),
+            (
+                "RFC 9110 §5.3 codings over two lines, §5.6.1 empty elements, any case",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ,\r\nTransfer-Encoding: , CHUNKED\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9110 §5.6.1 empty list elements ignored",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: , CHUNKED\r\n\r\n",
+                Ok(Some(("POST", "/", "a", Framing::Chunked, true))),
+            ),
+            (
+                "RFC 9112 §6.3 (3) Transfer-Encoding with Content-Length",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §6.3 (4) final coding not chunked",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §6.1 chunked twice",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §6.1 unknown coding before chunked",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
                 Err(HeadError::NotImplemented),
+            ),
+            (
+                "RFC 9112 §6.1 Transfer-Encoding in HTTP/1.0",
+                b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "smuggling: a chunked lookalike is not chunked",
+                b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9110 §8.6 a list of equal lengths",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\n\r\n",
+                Ok(Some(("POST", "/", "a", Framing::Length(5), true))),
+            ),
+            (
+                "RFC 9110 §8.6 a list of different lengths",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9110 §8.6 hex length",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x5\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9110 §8.6 negative length",
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §3.2 Host with a space",
+                b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §3.2 Host with a path",
+                b"GET / HTTP/1.1\r\nHost: x/y\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §3.2 Host with userinfo",
+                b"GET / HTTP/1.1\r\nHost: a@evil\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 9112 §3.2 Host with a bad port",
+                b"GET / HTTP/1.1\r\nHost: a:8x\r\n\r\n",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "RFC 3986 §3.2.2 IP-literal Host with port",
+                b"GET / HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n",
+                Ok(Some(("GET", "/", "[::1]:8080", Framing::None, true))),
+            ),
+            (
+                "RFC 3986 §3.2.2 pct-encoded reg-name",
+                b"GET / HTTP/1.1\r\nHost: a%2Db.example\r\n\r\n",
+                Ok(Some(("GET", "/", "a%2Db.example", Framing::None, true))),
+            ),
+            (
+                "RFC 9112 §3.2 empty Host",
+                b"GET / HTTP/1.1\r\nHost:\r\n\r\n",
+                Ok(Some(("GET", "/", "", Framing::None, true))),
+            ),
+            (
+                "RFC 9110 §9.3.6 CONNECT is not served",
+                b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+                Err(HeadError::NotImplemented),
+            ),
+            (
+                "RFC 9110 §10.1.1 unknown expectation",
+                b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n",
+                Err(HeadError::ExpectationFailed),
+            ),
+            (
+                "RFC 9110 §10.1.1 Expect ignored in HTTP/1.0",
+                b"POST / HTTP/1.0\r\nExpect: 200-ok\r\n\r\n",
+                Ok(Some(("POST", "/", "", Framing::None, false))),
             ),
             (
                 "garbage",
@@ -445,7 +777,7 @@ mod tests {
         ];
         for (source, input, expect) in cases {
             let got = parse(input, &limits())
-                .map(|o| o.map(|h| (h.method, h.target, h.host, h.content_length, h.keep_alive)));
+                .map(|o| o.map(|h| (h.method, h.target, h.host, h.framing, h.keep_alive)));
             assert_eq!(got, expect, "{source}");
         }
     }

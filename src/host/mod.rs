@@ -13,14 +13,19 @@
 //! 2. The loop reads into its scratch buffer: first any bytes the connection kept from the last
 //!    turn, then the socket, never more than the pool could keep if it all turned out to be an
 //!    incomplete head.
-//! 3. [`http1::parse`] runs over the scratch. Each complete head is answered at once (the
-//!    inspect JSON, from the native core or the wasm component, see [`Engine`]) and its
-//!    `Content-Length` body is read and discarded; a malformed head, or one over a [`Limits`]
-//!    bound, gets its status code and the connection closes. At most
-//!    [`Limits::max_pipelined`] requests are answered per turn, so one pipelining peer cannot
-//!    starve the others.
+//! 3. [`http1::parse`] runs over the scratch. Each complete head goes to the [`Handler`]'s
+//!    [`Service`] (by default [`Inspect`]: the inspect JSON, from the native core or the wasm
+//!    component, see [`Engine`]). Its framing is decided once (RFC 9112 §6.3: chunked, one
+//!    `Content-Length`, or none; anything ambiguous is refused), and its body streams through
+//!    the core's chunked decoder and the reader its `Content-Type` names (form, multipart)
+//!    into [`Service::body`] as it arrives, then [`Service::respond`] answers. A malformed
+//!    head, a broken chunked framing, or one over a [`Limits`] bound, gets its status code and
+//!    the connection closes. At most [`Limits::max_pipelined`] requests are answered per turn,
+//!    so one pipelining peer cannot starve the others.
 //! 4. Only the unparsed tail is copied out of the scratch, into segments rented from the pool
-//!    (the connection's input [`Pipe`]).
+//!    (the connection's input [`Pipe`]): an incomplete head, or what a body reader could not
+//!    consume yet (a pair cut in two, what may begin a multipart delimiter — bounded by the
+//!    readers' limits). Chunk data a reader leaves is kept by the body reader itself, as small.
 //! 5. The responses are written straight to the socket; only what the kernel did not take goes
 //!    into the output pipe, until the socket is writable again. Above
 //!    [`Limits::output`]`.pause` unsent bytes the connection stops reading: TCP pushes back.
@@ -35,7 +40,10 @@
 //!   (at most 128 bytes of heap, `tests/host_alloc.rs`). Once every connection is closed the pool
 //!   has every segment back; unused ones are freed after [`Config::pool_idle_release`].
 //! - Every peer-controlled quantity is bounded by [`Limits`] or by the pool's cap
-//!   ([`Config::pool_max_bytes`]); at the cap connections stop reading instead of growing.
+//!   ([`Config::pool_max_bytes`]); at the cap connections stop reading instead of growing,
+//!   except that one holding nothing still reads a complete request (answered from the
+//!   scratch), and one that must keep a tail closes the unfinished head that has held the
+//!   pool longest ([`Stats::shed`]): a full pool costs the hoarders, not the newcomers.
 //! - Every connection has one running deadline, picked from its state: head, body rate (none
 //!   when [`Limits::min_data_rate`] is off), idle, write or linger. The header timer is not
 //!   pushed back by more bytes, which is what stops slowloris.
@@ -55,8 +63,11 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod body;
 mod event_loop;
+mod handler;
 pub mod http1;
+mod inspect;
 mod pipe;
 mod pool;
 mod signal;
@@ -68,6 +79,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use body::{BodyEvent, ContentError};
+pub use handler::{Handler, Reading, Response, ResponseError, Service};
+pub use http1::{Framing, Head};
+pub use inspect::{Inspect, Inspector, MAX_LISTED, MAX_SHOWN_VALUE, UPLOAD_PAGE};
 pub use pipe::{Exhausted, Pipe, Thresholds};
 pub use pool::{Pool, Segment};
 
@@ -126,9 +141,23 @@ pub struct Limits {
     /// Requests answered per connection per readiness turn; the rest waits for the next turn, so
     /// one pipelining client cannot starve the others. Default 16.
     pub max_pipelined: usize,
-    /// Largest `Content-Length` accepted (the body is read and discarded); larger → 413 and
-    /// close. Default 30,000,000 (Kestrel).
+    /// Largest body, after the transfer coding: a larger `Content-Length` → 413 before the body
+    /// is read; a chunked body that grows past it → 413 and close. Default 128 MiB (ASP.NET
+    /// Core's multipart body limit).
     pub max_body: u64,
+    /// The chunked decoder's limits: chunk-line, chunk-extension and trailer sizes, framing
+    /// overhead (`max_body_bytes` is replaced by [`Limits::max_body`]). Over one → 400 and close
+    /// (413 for the body size), with the limit's name.
+    pub chunked: crate::body::chunked::ChunkedLimits,
+    /// Limits of `application/x-www-form-urlencoded` bodies. A pair is held whole until its `&`
+    /// arrives, so the host's default value limit is 64 KiB rather than the core's 4 MiB.
+    pub form: crate::body::form::FormLimits,
+    /// How form bodies are decoded. Default `whatwg`.
+    pub form_profile: crate::query::Profile,
+    /// Limits of `multipart/form-data` bodies (parts, header block, values, preamble, …).
+    pub multipart: crate::body::multipart::MultipartLimits,
+    /// How multipart bodies are read. Default `fetch` (what browsers send, as WPT checks it).
+    pub multipart_profile: crate::body::multipart::Profile,
     /// Readiness events handled per `poll` wakeup. Default 1024.
     pub max_events_per_wakeup: usize,
     /// Unsent response bytes at which a connection stops reading requests, and at which it
@@ -136,6 +165,43 @@ pub struct Limits {
     pub output: Thresholds,
     /// How long accepting pauses after `EMFILE`/`ENFILE`/`ENOBUFS`/`ENOMEM`. Default 100 ms.
     pub accept_backoff: Duration,
+}
+
+impl Limits {
+    /// The chunked decoder's limits, its body size capped by [`Limits::max_body`].
+    pub(crate) fn chunked_limits(&self) -> crate::body::chunked::ChunkedLimits {
+        crate::body::chunked::ChunkedLimits {
+            max_body_bytes: self.chunked.max_body_bytes.min(self.max_body),
+            ..self.chunked
+        }
+    }
+
+    /// The longest incomplete pair the form reader may leave unconsumed.
+    pub(crate) fn form_tail(&self) -> usize {
+        self.form
+            .max_name_bytes
+            .saturating_add(self.form.max_value_bytes)
+            .saturating_add(2)
+    }
+
+    /// The longest tail the multipart reader may leave unconsumed: a header block, or what may
+    /// begin a delimiter and its padding.
+    pub(crate) fn multipart_tail(&self) -> usize {
+        self.multipart
+            .max_header_bytes
+            .saturating_add(self.multipart.max_boundary_bytes)
+            .saturating_add(4096)
+    }
+
+    /// The longest run of bytes a body may leave unconsumed between two reads: the scratch must
+    /// hold it and more, or the body could not go on.
+    pub(crate) fn largest_body_tail(&self) -> usize {
+        let c = &self.chunked;
+        self.form_tail()
+            .max(self.multipart_tail())
+            .max(c.max_line_bytes)
+            .max(c.max_trailer_bytes)
+    }
 }
 
 impl Default for Limits {
@@ -159,7 +225,15 @@ impl Default for Limits {
             max_header_bytes: 32 * 1024,
             max_headers: 100,
             max_pipelined: 16,
-            max_body: 30_000_000,
+            max_body: 128 << 20,
+            chunked: crate::body::chunked::ChunkedLimits::default(),
+            form: crate::body::form::FormLimits {
+                max_value_bytes: 64 * 1024,
+                ..Default::default()
+            },
+            form_profile: crate::query::Profile::default(),
+            multipart: crate::body::multipart::MultipartLimits::default(),
+            multipart_profile: crate::body::multipart::Profile::default(),
             max_events_per_wakeup: 1024,
             output: Thresholds {
                 pause: 64 * 1024,
@@ -231,6 +305,9 @@ pub struct Stats {
     pub accept_backoffs: u64,
     /// Requests answered (any status).
     pub responses: u64,
+    /// Connections closed to free segments for others: unfinished heads that held the
+    /// exhausted pool longest.
+    pub shed: u64,
 }
 
 #[derive(Debug, Default)]
@@ -240,6 +317,7 @@ struct LoopStats {
     pooled_bytes: AtomicUsize,
     accept_backoffs: AtomicU64,
     responses: AtomicU64,
+    shed: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -270,6 +348,7 @@ impl StatsHandle {
             s.pooled_bytes += l.pooled_bytes.load(Ordering::Relaxed);
             s.accept_backoffs += l.accept_backoffs.load(Ordering::Relaxed);
             s.responses += l.responses.load(Ordering::Relaxed);
+            s.shed += l.shed.load(Ordering::Relaxed);
         }
         s
     }
@@ -359,9 +438,11 @@ impl Server {
             .saturating_mul(2)
             .saturating_add(l.max_header_bytes)
             .saturating_add(8);
+        let largest_tail = l.largest_body_tail().saturating_add(l.max_request_line);
         config.scratch_size = config
             .scratch_size
             .max(largest_head)
+            .max(largest_tail.saturating_add(1))
             .max(config.segment_size);
         let mut addr = config.addr;
         let asked = config.addr;
@@ -448,6 +529,36 @@ impl Server {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn run(self) -> io::Result<()> {
+        // The engine moves out of the config for the handler to borrow while the loops run.
+        let Server {
+            seeds,
+            local_addr,
+            shared,
+            stats,
+            mut config,
+        } = self;
+        let engine = core::mem::take(&mut config.engine);
+        let server = Server {
+            seeds,
+            local_addr,
+            shared,
+            stats,
+            config,
+        };
+        server.run_with(&Inspect::new(&engine))
+    }
+
+    /// Runs the loops with `handler` answering every request (see [`Handler`]); otherwise as
+    /// [`Server::run`] (whose handler is [`Inspect`]).
+    ///
+    /// ```no_run
+    /// use reqparse::host::{Config, Engine, Inspect, Server};
+    /// let server = Server::bind(Config::default())?;
+    /// let engine = Engine::Native;
+    /// server.run_with(&Inspect::new(&engine))?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn run_with<H: Handler>(self, handler: &H) -> io::Result<()> {
         let Server {
             seeds,
             shared,
@@ -466,7 +577,7 @@ impl Server {
                     std::thread::Builder::new()
                         .name(format!("reqparse-loop-{i}"))
                         .spawn_scoped(scope, move || {
-                            let result = event_loop::run(seed, config, &shared, &stats);
+                            let result = event_loop::run(seed, config, &shared, &stats, handler);
                             if result.is_err() {
                                 // One loop failing stops the server rather than leaving it half up.
                                 ShutdownHandle {

@@ -17,6 +17,22 @@ pub struct Running {
 
 impl Running {
     pub fn start(config: Config) -> Running {
+        Running::spawn(config, Server::run)
+    }
+
+    /// A server answering with `handler` instead of the inspection answer.
+    #[allow(dead_code)]
+    pub fn start_with<H: reqparse::host::Handler + Send + 'static>(
+        config: Config,
+        handler: H,
+    ) -> Running {
+        Running::spawn(config, move |server| server.run_with(&handler))
+    }
+
+    fn spawn(
+        config: Config,
+        run: impl FnOnce(Server) -> io::Result<()> + Send + 'static,
+    ) -> Running {
         let server = Server::bind(Config {
             addr: "127.0.0.1:0".parse().unwrap(),
             ..config
@@ -25,7 +41,7 @@ impl Running {
         let addr = server.local_addr();
         let stats = server.stats_handle();
         let stop = server.shutdown_handle();
-        let thread = Some(std::thread::spawn(move || server.run()));
+        let thread = Some(std::thread::spawn(move || run(server)));
         Running {
             addr,
             stats,

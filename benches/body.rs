@@ -1,0 +1,468 @@
+//! Request bodies: our sans-io readers against the strongest Rust peers, in the same run, on the
+//! shapes of issue 11. Every id is `group/impl/input`; see BENCHMARKS.md, "How to measure".
+//!
+//! - `multipart/*`: `reqparse` (`MultipartReader`, Fetch profile, the default) against form-net
+//!   0.6 (`MultipartParser`, its sans-io core, limits raised to the same budgets) and multer 3
+//!   (async, over a stream of `Bytes` on a current-thread tokio runtime built outside the timed
+//!   loop): a 100 MiB file part, 100 small fields, the same fields in 1-byte reads, and three
+//!   adversarial 1 MiB file parts (all CR, near-miss delimiters, dash-dense). Reads are 64 KiB
+//!   unless the input name says otherwise.
+//! - `form/*`: `FormReader` against form-net's `UrlencodedParser` (each name and value decoded
+//!   with its own borrow-when-plain path, `name_str`/`decode_name`): 100 pairs and 1-byte reads.
+//! - `chunked/*`: `ChunkedDecoder` over 100 MiB in 64 KiB chunks against copying the same data
+//!   bytes (`copy`: the floor any decoder is measured against).
+//!
+//! Before anything is timed every peer's output — each part's name, filename, size and an
+//! FNV-1a checksum of its data, each pair decoded — is compared with ours through the very
+//! functions that are timed; a disagreement stops the bench.
+
+use std::hint::black_box;
+
+use criterion::Throughput;
+use reqparse::body::chunked::{Chunk, ChunkedDecoder};
+use reqparse::body::form::{FormEvent, FormLimits, FormReader};
+use reqparse::body::multipart::{
+    write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WritePart,
+};
+
+mod support;
+use support::Suite;
+
+const BOUNDARY: &str = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
+
+/// One part as every reader reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PartOut {
+    name: String,
+    filename: Option<String>,
+    size: u64,
+    fnv: u64,
+}
+
+/// FNV-1a over the part's data in the pieces it came in (order-preserving, split-invariant).
+fn fnv(mut h: u64, data: &[u8]) -> u64 {
+    for &b in data {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// What the timed closures compute: enough to check agreement, cheap next to parsing (a size
+/// and the first 64 bytes' checksum per piece would differ by split; the full FNV costs
+/// ~1 ns/B, so the timed loops count bytes only and the FNV is taken in the agreement run).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Work {
+    Check,
+    Count,
+}
+
+fn part_data(out: &mut [PartOut], data: &[u8], work: Work) {
+    if let Some(p) = out.last_mut() {
+        p.size += data.len() as u64;
+        if work == Work::Check {
+            p.fnv = fnv(p.fnv, data);
+        }
+    }
+}
+
+fn ours_multipart(body: &[u8], read: usize, work: Work, limits: MultipartLimits) -> Vec<PartOut> {
+    let mut reader = MultipartReader::new(BOUNDARY.as_bytes(), Profile::Fetch, limits).unwrap();
+    let mut out = Vec::new();
+    // The caller's buffer holds what arrived; what the reader leaves is fed again with the
+    // next read (here it is already in place: the body is in memory).
+    let (mut pos, mut avail) = (0, 0);
+    loop {
+        let eof = avail == body.len();
+        let step = reader.decode(&body[pos..avail], eof).unwrap();
+        pos += step.consumed;
+        match step.event {
+            Some(MultipartEvent::Part(p)) => out.push(PartOut {
+                name: p.name().into_owned(),
+                filename: p.filename().map(|f| f.into_cow().into_owned()),
+                size: 0,
+                fnv: FNV0,
+            }),
+            Some(MultipartEvent::Data(d)) => part_data(&mut out, d, work),
+            Some(MultipartEvent::PartEnd) => {}
+            Some(MultipartEvent::End) => return out,
+            None => avail = (avail + read).min(body.len()),
+        }
+    }
+}
+
+fn form_net_limits(body_len: usize) -> form_net::Limits {
+    let n = body_len as u64 + 1;
+    form_net::Limits::DEFAULT
+        .with_max_body_bytes(n)
+        .with_max_file_bytes(n)
+        .with_max_value_bytes(4 << 20)
+        .with_max_text_bytes(n)
+        .with_max_parts(1024)
+        .with_max_fields(1024)
+        .with_max_files(1024)
+}
+
+fn form_net_multipart(
+    body: &[u8],
+    read: usize,
+    work: Work,
+    limits: &form_net::Limits,
+) -> Vec<PartOut> {
+    let boundary = form_net::Boundary::new(BOUNDARY.as_bytes()).unwrap();
+    let mut parser =
+        form_net::MultipartParser::new(boundary, limits, &form_net::Policy::DEFAULT).unwrap();
+    let mut out = Vec::new();
+    for (i, chunk) in body.chunks(read).enumerate() {
+        let last = (i + 1) * read >= body.len();
+        let mut rest = chunk;
+        loop {
+            let step = parser.parse(rest, last).unwrap();
+            rest = &rest[step.consumed..];
+            match step.event {
+                form_net::Event::PartStart(head) => out.push(PartOut {
+                    name: head.name().to_owned(),
+                    filename: head.filename().map(|f| f.as_str().unwrap().to_owned()),
+                    size: 0,
+                    fnv: FNV0,
+                }),
+                form_net::Event::Data(d) => part_data(&mut out, d, work),
+                form_net::Event::End => return out,
+                form_net::Event::NeedInput => break,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn multer_multipart(
+    rt: &tokio::runtime::Runtime,
+    chunks: &[bytes::Bytes],
+    work: Work,
+) -> Vec<PartOut> {
+    rt.block_on(async {
+        let stream = futures_util::stream::iter(
+            chunks
+                .iter()
+                .cloned()
+                .map(Ok::<_, std::convert::Infallible>),
+        );
+        let constraints = multer::Constraints::new().size_limit(
+            multer::SizeLimit::new()
+                .whole_stream(u64::MAX)
+                .per_field(u64::MAX),
+        );
+        let mut mp = multer::Multipart::with_constraints(stream, BOUNDARY, constraints);
+        let mut out = Vec::new();
+        while let Some(mut field) = mp.next_field().await.unwrap() {
+            out.push(PartOut {
+                name: field.name().unwrap_or_default().to_owned(),
+                filename: field.file_name().map(str::to_owned),
+                size: 0,
+                fnv: FNV0,
+            });
+            while let Some(data) = field.chunk().await.unwrap() {
+                part_data(&mut out, &data, work);
+            }
+        }
+        out
+    })
+}
+
+fn file_body(data: &[u8]) -> Vec<u8> {
+    write(
+        BOUNDARY,
+        &[
+            WritePart {
+                name: "note",
+                filename: None,
+                content_type: None,
+                data: b"a short field",
+            },
+            WritePart {
+                name: "upload",
+                filename: Some("video.bin"),
+                content_type: Some("application/octet-stream"),
+                data,
+            },
+        ],
+    )
+    .unwrap()
+}
+
+fn fields_body() -> Vec<u8> {
+    let values: Vec<String> = (0..100)
+        .map(|i| format!("value number {i} of the form"))
+        .collect();
+    let names: Vec<String> = (0..100).map(|i| format!("field{i}")).collect();
+    let parts: Vec<WritePart<'_>> = names
+        .iter()
+        .zip(&values)
+        .map(|(n, v)| WritePart {
+            name: n,
+            filename: None,
+            content_type: None,
+            data: v.as_bytes(),
+        })
+        .collect();
+    write(BOUNDARY, &parts).unwrap()
+}
+
+fn pseudo_random(n: usize) -> Vec<u8> {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn multipart_cases(s: &mut Suite) {
+    let near_miss: Vec<u8> = b"\r\n------WebKitFormBoundary7MA4YWxkTrZu0g"
+        .iter()
+        .copied()
+        .cycle()
+        .take(1 << 20)
+        .collect();
+    type Make<'a> = Box<dyn Fn() -> Vec<u8> + 'a>;
+    let inputs: Vec<(&str, Make<'_>, usize)> = vec![
+        (
+            "file-100MiB",
+            Box::new(|| file_body(&pseudo_random(100 << 20))),
+            64 << 10,
+        ),
+        ("fields-100", Box::new(fields_body), 64 << 10),
+        ("fields-100-1B-reads", Box::new(fields_body), 1),
+        (
+            "all-CR-1MiB",
+            Box::new(|| file_body(&vec![b'\r'; 1 << 20])),
+            64 << 10,
+        ),
+        (
+            "near-miss-1MiB",
+            Box::new(|| file_body(&near_miss)),
+            64 << 10,
+        ),
+        (
+            "dash-dense-1MiB",
+            Box::new(|| file_body(&vec![b'-'; 1 << 20])),
+            64 << 10,
+        ),
+    ];
+    let rt: &'static tokio::runtime::Runtime = Box::leak(Box::new(
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap(),
+    ));
+    let limits = MultipartLimits {
+        max_body_bytes: 1 << 30,
+        ..MultipartLimits::default()
+    };
+    for (name, body, read) in inputs {
+        if !wanted("multipart", name) {
+            continue;
+        }
+        let body: &'static [u8] = Box::leak(body().into_boxed_slice());
+        let fl: &'static form_net::Limits = Box::leak(Box::new(form_net_limits(body.len())));
+        let chunks: &'static [bytes::Bytes] = Box::leak(
+            body.chunks(read)
+                .map(bytes::Bytes::copy_from_slice)
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        );
+        let ours = ours_multipart(body, read, Work::Check, limits);
+        assert_eq!(
+            ours,
+            form_net_multipart(body, read, Work::Check, fl),
+            "form-net, {name}"
+        );
+        assert_eq!(
+            ours,
+            multer_multipart(rt, chunks, Work::Check),
+            "multer, {name}"
+        );
+        eprintln!(
+            "multipart/{name}: {} parts, {} data bytes, all three agree",
+            ours.len(),
+            ours.iter().map(|p| p.size).sum::<u64>()
+        );
+        let t = Some(Throughput::Bytes(body.len() as u64));
+        s.add("multipart", "reqparse", name, t.clone(), move || {
+            ours_multipart(black_box(body), read, Work::Count, limits)
+        });
+        s.add("multipart", "form-net", name, t.clone(), move || {
+            form_net_multipart(black_box(body), read, Work::Count, fl)
+        });
+        // multer takes owned `Bytes` chunks: cloning one is a reference-count bump.
+        s.add("multipart", "multer", name, t, move || {
+            multer_multipart(rt, black_box(chunks), Work::Count)
+        });
+    }
+}
+
+fn ours_form(body: &[u8], read: usize) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    ours_form_each(body, read, |n, v| out.push((n.to_owned(), v.to_owned())));
+    out
+}
+
+fn ours_form_each(body: &[u8], read: usize, mut each: impl FnMut(&str, &str)) {
+    let mut reader = FormReader::new(reqparse::query::Profile::Whatwg, FormLimits::default());
+    let (mut pos, mut avail) = (0, read.min(body.len()));
+    loop {
+        let eof = avail == body.len();
+        let step = reader.decode(&body[pos..avail], eof).unwrap();
+        pos += step.consumed;
+        match step.event {
+            Some(FormEvent::Pair(p)) => each(p.name, p.value),
+            Some(FormEvent::End) => return,
+            None => avail = (avail + read).min(body.len()),
+        }
+    }
+}
+
+fn form_net_form_each(body: &[u8], read: usize, buf: &mut [u8], mut each: impl FnMut(&str, &str)) {
+    let limits = form_net::Limits::DEFAULT;
+    let mut parser = form_net::UrlencodedParser::new(&limits).unwrap();
+    let policy = form_net::PercentPolicy::Literal;
+    let (name_buf, value_buf) = buf.split_at_mut(buf.len() / 2);
+    for (i, chunk) in body.chunks(read).enumerate() {
+        let last = (i + 1) * read >= body.len();
+        let mut rest = chunk;
+        loop {
+            let step = parser.parse(rest, last).unwrap();
+            rest = &rest[step.consumed..];
+            match step.event {
+                form_net::UrlencodedEvent::Pair(p) => {
+                    let n = match p.name_str() {
+                        Some(s) => s,
+                        None => p.decode_name(name_buf, policy).unwrap(),
+                    };
+                    let v = match p.value_str() {
+                        Some(s) => s,
+                        None => p.decode_value(value_buf, policy).unwrap(),
+                    };
+                    each(n, v);
+                }
+                form_net::UrlencodedEvent::NeedInput => break,
+                form_net::UrlencodedEvent::End => return,
+                _ => {}
+            }
+        }
+    }
+}
+
+fn form_cases(s: &mut Suite) {
+    let body: String = (0..100)
+        .map(|i| format!("field{i}=value+number+{i}%20of%20the%20form%E2%82%AC"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let body: &'static [u8] = Box::leak(body.into_bytes().into_boxed_slice());
+    for (name, read) in [("pairs-100", 64 << 10), ("pairs-100-1B-reads", 1)] {
+        if !wanted("form", name) {
+            continue;
+        }
+        let ours = ours_form(body, read);
+        let mut theirs = Vec::new();
+        form_net_form_each(body, read, &mut vec![0; 4096], |n, v| {
+            theirs.push((n.to_owned(), v.to_owned()))
+        });
+        assert_eq!(ours, theirs, "form-net, {name}");
+        eprintln!("form/{name}: {} pairs, both agree", ours.len());
+        let t = Some(Throughput::Bytes(body.len() as u64));
+        s.add("form", "reqparse", name, t.clone(), move || {
+            let mut n = 0;
+            ours_form_each(black_box(body), read, |k, v| n += k.len() + v.len());
+            n
+        });
+        let buf: &'static mut [u8] = Box::leak(vec![0u8; 4096].into_boxed_slice());
+        let buf = std::cell::RefCell::new(buf);
+        s.add("form", "form-net", name, t, move || {
+            let mut n = 0;
+            form_net_form_each(black_box(body), read, &mut buf.borrow_mut(), |k, v| {
+                n += k.len() + v.len()
+            });
+            n
+        });
+    }
+}
+
+fn chunked_cases(s: &mut Suite) {
+    if !wanted("chunked", "100MiB-64KiB-chunks") {
+        return;
+    }
+    let data = pseudo_random(100 << 20);
+    let mut wire = Vec::with_capacity(data.len() + 64 * 1024);
+    for chunk in data.chunks(64 << 10) {
+        wire.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+        wire.extend_from_slice(chunk);
+        wire.extend_from_slice(b"\r\n");
+    }
+    wire.extend_from_slice(b"0\r\n\r\n");
+    let wire: &'static [u8] = Box::leak(wire.into_boxed_slice());
+    let data: &'static [u8] = Box::leak(data.into_boxed_slice());
+    let out: &'static mut [u8] = Box::leak(vec![0u8; data.len()].into_boxed_slice());
+    let out = std::cell::RefCell::new(out);
+    let decode = |wire: &[u8], out: &mut [u8]| -> usize {
+        let mut decoder = ChunkedDecoder::default();
+        let (mut pos, mut n) = (0, 0);
+        loop {
+            let step = decoder.decode(&wire[pos..]).unwrap();
+            pos += step.consumed;
+            match step.event {
+                // Copied out, as a caller that hands the data on would: the copy is the floor.
+                Some(Chunk::Data(d)) => {
+                    out[n..n + d.len()].copy_from_slice(d);
+                    n += d.len();
+                }
+                Some(Chunk::Trailer { .. }) => {}
+                Some(Chunk::End) | None => return n,
+            }
+        }
+    };
+    assert_eq!(decode(wire, &mut out.borrow_mut()), data.len());
+    assert_eq!(&out.borrow()[..], data, "decoded data");
+    let t = Some(Throughput::Bytes(data.len() as u64));
+    s.add(
+        "chunked",
+        "reqparse",
+        "100MiB-64KiB-chunks",
+        t.clone(),
+        move || decode(black_box(wire), &mut out.borrow_mut()),
+    );
+    let out2: &'static mut [u8] = Box::leak(vec![0u8; data.len()].into_boxed_slice());
+    let out2 = std::cell::RefCell::new(out2);
+    s.add("chunked", "copy", "100MiB-64KiB-chunks", t, move || {
+        let mut out = out2.borrow_mut();
+        for (i, chunk) in black_box(data).chunks(64 << 10).enumerate() {
+            out[i << 16..(i << 16) + chunk.len()].copy_from_slice(chunk);
+        }
+        out.len()
+    });
+}
+
+/// Whether the cases of `input` are built: all of them, except when one case is counted under
+/// callgrind (`REQPARSE_COUNT=<id>`), where building (and checking) a 100 MiB body it does not
+/// run would take minutes.
+fn wanted(group: &str, input: &str) -> bool {
+    match std::env::var("REQPARSE_COUNT") {
+        Ok(id) if id != "list" => {
+            id.starts_with(&format!("{group}/")) && id.ends_with(&format!("/{input}"))
+        }
+        _ => true,
+    }
+}
+
+fn build(s: &mut Suite) {
+    multipart_cases(s);
+    form_cases(s);
+    chunked_cases(s);
+}
+
+fn main() {
+    support::main(build);
+}

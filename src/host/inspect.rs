@@ -1,0 +1,417 @@
+//! `reqparse serve`'s answer as a [`Handler`]: the inspection JSON of the head (from the native
+//! core or the wasm component, [`crate::inspect`]) with what the body readers made of the body
+//! under `"body"`, and an upload page at `GET /` to try it from a browser.
+//!
+//! The `"body"` member (keys always present, in this order):
+//!
+//! ```json
+//! null                                       // no body
+//! {"framing":"length",                       // or "chunked"
+//!  "size":1234,                              // bytes after the transfer coding
+//!  "kind":"multipart",                       // "form", "multipart" or "bytes"
+//!  "pairs":[["a","1"]],                      // form: the decoded pairs (else [])
+//!  "parts":[{"name":"file","filename":"a.txt","content_type":"text/plain",
+//!            "size":5,"sha256":"…","value":null}],   // multipart (else []); "value" is the
+//!                                            // text of a part without filename, up to 64 KiB
+//!  "sha256":"…",                             // bytes: the body's SHA-256 (else null)
+//!  "omitted":0,                              // pairs/parts not listed past the answer's 1 MiB
+//!  "trailers":[["n","v"]],                   // chunked trailer fields
+//!  "error":null}                             // or {"offset":N,"message":"…"}: the first
+//!                                            // content error; the rest of the body was read
+//! ```
+//!
+//! Nothing is dropped silently: a value over 64 KiB is `null` beside its `size` and `sha256`,
+//! and a pair or part past the listing budget is counted in `"omitted"`.
+
+use alloc::string::String;
+use core::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use super::body::BodyEvent;
+use super::handler::{Handler, Reading, Response, Service};
+use super::http1::{Framing, Head};
+use super::Engine;
+use crate::inspect::json_string;
+
+/// The most text of one multipart value shown in the answer.
+pub const MAX_SHOWN_VALUE: usize = 64 * 1024;
+/// The most JSON the pairs and parts of one answer take; past it they are counted only.
+pub const MAX_LISTED: usize = 1024 * 1024;
+
+/// The page `GET /` answers: a form that posts `multipart/form-data` to `/upload`.
+pub const UPLOAD_PAGE: &str = include_str!("upload.html");
+
+/// The inspection handler that `reqparse serve` runs.
+///
+/// ```no_run
+/// use reqparse::host::{Config, Inspect, Server};
+/// let config = Config::default();
+/// let handler = Inspect::new(&config.engine);
+/// let server = Server::bind(Config { addr: "127.0.0.1:0".parse().unwrap(), ..Config::default() })?;
+/// server.run_with(&handler)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Inspect<'e> {
+    engine: &'e Engine,
+}
+
+impl<'e> Inspect<'e> {
+    /// Inspects with `engine` (native, or the wasm component).
+    ///
+    /// ```
+    /// let engine = reqparse::host::Engine::Native;
+    /// let _handler = reqparse::host::Inspect::new(&engine);
+    /// ```
+    pub fn new(engine: &'e Engine) -> Inspect<'e> {
+        Inspect { engine }
+    }
+}
+
+impl Handler for Inspect<'_> {
+    type Service = Inspector;
+
+    fn service(&self) -> std::io::Result<Inspector> {
+        let engine = match self.engine {
+            Engine::Native => EngineRef::Native,
+            #[cfg(feature = "engine-wasm")]
+            Engine::Wasm(engine) => EngineRef::Wasm(Box::new(
+                engine
+                    .inspector()
+                    .map_err(|e| std::io::Error::other(format!("wasm engine: {e:#}")))?,
+            )),
+        };
+        Ok(Inspector {
+            engine,
+            spare: String::new(),
+        })
+    }
+}
+
+/// Where a head's JSON comes from, per loop.
+enum EngineRef {
+    Native,
+    /// Boxed: one per loop, and the instance state is large.
+    #[cfg(feature = "engine-wasm")]
+    Wasm(Box<crate::engine::WasmInspector>),
+}
+
+/// One loop's inspection service (see [`Inspect`]).
+pub struct Inspector {
+    engine: EngineRef,
+    /// The last answer's buffer, reused by the next head: a request costs the shim no
+    /// allocation of its own (tests/host_alloc.rs).
+    spare: String,
+}
+
+impl core::fmt::Debug for Inspector {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Inspector")
+    }
+}
+
+/// One request's answer while its body arrives.
+#[derive(Debug)]
+pub struct Exchange {
+    answer: Answer,
+}
+
+#[derive(Debug)]
+enum Answer {
+    /// `GET /`: the upload page.
+    Page,
+    /// The engine failed on the head: 500 with this JSON error.
+    Failed(String),
+    /// The head's JSON (without its closing brace) and the body so far.
+    Json {
+        json: String,
+        body: Option<Box<BodySummary>>,
+    },
+}
+
+impl Service for Inspector {
+    type Exchange = Exchange;
+
+    fn head(&mut self, head: &Head<'_>) -> (Exchange, Reading) {
+        let page = matches!(head.method, "GET" | "HEAD") && head.target == "/";
+        if page {
+            return (
+                Exchange {
+                    answer: Answer::Page,
+                },
+                Reading::Parse,
+            );
+        }
+        let mut json = core::mem::take(&mut self.spare);
+        json.clear();
+        let request = super::request_head(head);
+        let answer: Result<(), String> = match &mut self.engine {
+            EngineRef::Native => {
+                crate::inspect::inspect(&request, &mut json);
+                Ok(())
+            }
+            #[cfg(feature = "engine-wasm")]
+            EngineRef::Wasm(wasm) => wasm
+                .inspect(&request, &mut json)
+                .map_err(|e| format!("{e:#}")),
+        };
+        let answer = match answer {
+            Ok(()) => {
+                // The object is reopened to add "body".
+                json.pop();
+                Answer::Json {
+                    json,
+                    body: head
+                        .framing
+                        .has_body()
+                        .then(|| Box::new(BodySummary::new(head.framing))),
+                }
+            }
+            Err(e) => {
+                let mut body = String::new();
+                super::http1::error_body(&mut body, &format!("500 engine error: {e}"));
+                Answer::Failed(body)
+            }
+        };
+        (Exchange { answer }, Reading::Parse)
+    }
+
+    fn body(&mut self, exchange: &mut Exchange, event: BodyEvent<'_>) {
+        if let Answer::Json {
+            body: Some(summary),
+            ..
+        } = &mut exchange.answer
+        {
+            summary.add(event);
+        }
+    }
+
+    fn respond(&mut self, exchange: Exchange, response: &mut Response<'_>) {
+        // A refused write is a bug of this handler; the loop answers 500 for it.
+        let _ = match exchange.answer {
+            Answer::Page => response.send(
+                200,
+                "OK",
+                "text/html; charset=utf-8",
+                UPLOAD_PAGE.as_bytes(),
+            ),
+            Answer::Failed(json) => {
+                response.close();
+                response.send(
+                    500,
+                    "Internal Server Error",
+                    "application/json",
+                    json.as_bytes(),
+                )
+            }
+            Answer::Json { mut json, body } => {
+                json.push_str(",\"body\":");
+                match body {
+                    None => json.push_str("null"),
+                    Some(summary) => summary.finish(&mut json),
+                }
+                json.push('}');
+                let sent = response.send(200, "OK", "application/json", json.as_bytes());
+                self.spare = json;
+                sent
+            }
+        };
+    }
+}
+
+/// What the body readers made of a body, built as its events arrive.
+#[derive(Debug)]
+struct BodySummary {
+    framing: Framing,
+    size: u64,
+    kind: Kind,
+    /// Listed pairs or parts, as JSON array elements.
+    listed: String,
+    omitted: u64,
+    trailers: String,
+    error: Option<String>,
+    /// The whole body's hash (kind bytes) or the current part's.
+    hash: Sha256,
+    part: Option<PartSummary>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// No content event yet.
+    Unknown,
+    Form,
+    Multipart,
+    Bytes,
+}
+
+/// The multipart part whose data is arriving.
+#[derive(Debug)]
+struct PartSummary {
+    /// `{"name":…,"filename":…,"content_type":…,` so far.
+    json: String,
+    size: u64,
+    /// The text of a part without filename, while it fits `MAX_SHOWN_VALUE`.
+    value: Option<Vec<u8>>,
+}
+
+impl BodySummary {
+    fn new(framing: Framing) -> BodySummary {
+        BodySummary {
+            framing,
+            size: 0,
+            kind: Kind::Unknown,
+            listed: String::new(),
+            omitted: 0,
+            trailers: String::new(),
+            error: None,
+            hash: Sha256::new(),
+            part: None,
+        }
+    }
+
+    fn add(&mut self, event: BodyEvent<'_>) {
+        match event {
+            BodyEvent::Data(data) => {
+                self.kind = Kind::Bytes;
+                self.hash.update(data);
+            }
+            BodyEvent::Pair(pair) => {
+                self.kind = Kind::Form;
+                let mut item = String::new();
+                item.push('[');
+                json_string(&mut item, pair.name);
+                item.push(',');
+                json_string(&mut item, pair.value);
+                item.push(']');
+                self.list(&item);
+            }
+            BodyEvent::Part(part) => {
+                self.kind = Kind::Multipart;
+                let filename = part.filename().map(|f| f.into_cow());
+                let mut json = String::from("{\"name\":");
+                json_string(&mut json, &part.name());
+                json.push_str(",\"filename\":");
+                match &filename {
+                    Some(f) => json_string(&mut json, f),
+                    None => json.push_str("null"),
+                }
+                json.push_str(",\"content_type\":");
+                match part.content_type() {
+                    Some(ct) => json_string(&mut json, &String::from_utf8_lossy(ct)),
+                    None => json.push_str("null"),
+                }
+                self.hash = Sha256::new();
+                self.part = Some(PartSummary {
+                    json,
+                    size: 0,
+                    value: filename.is_none().then(Vec::new),
+                });
+            }
+            BodyEvent::PartData(data) => {
+                if let Some(part) = &mut self.part {
+                    self.hash.update(data);
+                    part.size += data.len() as u64;
+                    if let Some(value) = &mut part.value {
+                        if value.len() + data.len() <= MAX_SHOWN_VALUE {
+                            value.extend_from_slice(data);
+                        } else {
+                            part.value = None;
+                        }
+                    }
+                }
+            }
+            BodyEvent::PartEnd => {
+                if let Some(mut part) = self.part.take() {
+                    let hash = core::mem::take(&mut self.hash);
+                    let _ = write!(part.json, ",\"size\":{},\"sha256\":", part.size);
+                    json_string(&mut part.json, &hex(hash));
+                    part.json.push_str(",\"value\":");
+                    match &part.value {
+                        // The Fetch Standard's "UTF-8 decode without BOM": bad bytes → U+FFFD.
+                        Some(v) => json_string(&mut part.json, &String::from_utf8_lossy(v)),
+                        None => part.json.push_str("null"),
+                    }
+                    part.json.push('}');
+                    self.list(&part.json);
+                }
+            }
+            BodyEvent::Trailer { name, value } => {
+                if !self.trailers.is_empty() {
+                    self.trailers.push(',');
+                }
+                self.trailers.push('[');
+                json_string(&mut self.trailers, &String::from_utf8_lossy(name));
+                self.trailers.push(',');
+                json_string(&mut self.trailers, &String::from_utf8_lossy(value));
+                self.trailers.push(']');
+            }
+            BodyEvent::End { size } => self.size = size,
+            BodyEvent::Invalid(e) => {
+                if self.error.is_none() {
+                    let mut json = String::new();
+                    let _ = write!(json, "{{\"offset\":{},\"message\":", e.offset());
+                    json_string(&mut json, &e.to_string());
+                    json.push('}');
+                    self.error = Some(json);
+                }
+                self.part = None;
+            }
+        }
+    }
+
+    /// Adds one pair or part to the listing, or counts it past the budget.
+    fn list(&mut self, item: &str) {
+        if self.listed.len() + item.len() > MAX_LISTED {
+            self.omitted += 1;
+            return;
+        }
+        if !self.listed.is_empty() {
+            self.listed.push(',');
+        }
+        self.listed.push_str(item);
+    }
+
+    fn finish(self, out: &mut String) {
+        let body_size = self.size;
+        let framing = match self.framing {
+            Framing::Chunked => "chunked",
+            _ => "length",
+        };
+        let kind = match self.kind {
+            Kind::Form => "form",
+            Kind::Multipart => "multipart",
+            Kind::Bytes | Kind::Unknown => "bytes",
+        };
+        let _ = write!(
+            out,
+            "{{\"framing\":\"{framing}\",\"size\":{body_size},\"kind\":\"{kind}\",\"pairs\":["
+        );
+        if self.kind == Kind::Form {
+            out.push_str(&self.listed);
+        }
+        out.push_str("],\"parts\":[");
+        if self.kind == Kind::Multipart {
+            out.push_str(&self.listed);
+        }
+        out.push_str("],\"sha256\":");
+        if matches!(self.kind, Kind::Bytes | Kind::Unknown) {
+            json_string(out, &hex(self.hash));
+        } else {
+            out.push_str("null");
+        }
+        let _ = write!(out, ",\"omitted\":{},\"trailers\":[", self.omitted);
+        out.push_str(&self.trailers);
+        out.push_str("],\"error\":");
+        out.push_str(self.error.as_deref().unwrap_or("null"));
+        out.push('}');
+    }
+}
+
+fn hex(hash: Sha256) -> String {
+    let mut s = String::with_capacity(64);
+    for byte in hash.finalize() {
+        let _ = write!(s, "{byte:02x}");
+    }
+    s
+}
