@@ -196,8 +196,10 @@ where
 
 #[derive(Debug, clap::Args)]
 struct ServeArgs {
-    /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    /// Address to listen on: IP:PORT (any interface, e.g. 0.0.0.0:9000), or HOST:PORT for a
+    /// host name that resolves to a loopback address (localhost:8080: the first loopback
+    /// address it resolves to is used).
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = listen_addr)]
     addr: SocketAddr,
     /// Event loops (one thread each); default: one per core.
     #[arg(long)]
@@ -209,6 +211,43 @@ struct ServeArgs {
     /// `.ci/build-component.sh` writes).
     #[arg(long)]
     component: Option<PathBuf>,
+}
+
+/// `serve --addr`: an IP literal is taken as given; a host name only when it resolves to a
+/// loopback address, and then the first one. A name can resolve to anything (and to several
+/// addresses, where one listener needs one): listening on another interface is asked for with
+/// its IP, never by a name that might turn out to be public.
+fn listen_addr(arg: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(addr) = arg.parse() {
+        return Ok(addr);
+    }
+    let (host, port) = arg
+        .rsplit_once(':')
+        .ok_or_else(|| "expected IP:PORT or HOST:PORT (e.g. localhost:8080)".to_owned())?;
+    let port: u16 = port
+        .parse()
+        .map_err(|_| format!("{port:?} is not a port number (0 to 65535)"))?;
+    let addrs: Vec<SocketAddr> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {host:?}: {e}"))?
+        .collect();
+    addrs
+        .iter()
+        .copied()
+        .find(|a| a.ip().is_loopback())
+        .ok_or_else(|| {
+            let ips: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
+            let ips = if ips.is_empty() {
+                "nothing".to_owned()
+            } else {
+                ips.join(", ")
+            };
+            format!(
+                "{host:?} resolves to {ips}, not a loopback address: to listen on another \
+                 interface give its IP (e.g. 0.0.0.0:{port})"
+            )
+        })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -544,6 +583,9 @@ fn format_disposition(a: &DispositionArgs) -> Result<String, String> {
 }
 
 fn serve(a: ServeArgs) -> Result<(), String> {
+    // Before the wasm engine starts wasmtime's threads: they must inherit the mask, or they
+    // take SIGINT/SIGTERM instead of the server's signal thread (see `block_stop_signals`).
+    reqparse::host::block_stop_signals().map_err(|e| format!("serve: {e}"))?;
     let mut config = reqparse::host::Config {
         addr: a.addr,
         ..reqparse::host::Config::default()
@@ -555,7 +597,8 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         EngineArg::Native => reqparse::host::Engine::Native,
         EngineArg::Wasm => wasm_engine(a.component.as_deref())?,
     };
-    reqparse::host::serve(config).map_err(|e| format!("server stopped: {e}"))
+    // Bind errors name the address themselves (`cannot listen on ADDR: ...`).
+    reqparse::host::serve(config).map_err(|e| format!("serve: {e}"))
 }
 
 #[cfg(feature = "engine-wasm")]

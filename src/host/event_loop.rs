@@ -72,6 +72,38 @@ impl Seed {
     pub(super) fn local_addr(&self) -> io::Result<SocketAddr> {
         self.listener.local_addr()
     }
+
+    /// Fails with `AddrInUse`, naming the port, when another socket already listens on `addr`.
+    ///
+    /// `SO_REUSEPORT`, which lets this server's loops share one port, would also let them join
+    /// the listeners of another process of the same user (a second `reqparse serve` on the
+    /// same port), and the kernel would split new connections between the two. So the port is
+    /// first bound by a probe socket *without* `SO_REUSEPORT`: that bind fails with
+    /// `EADDRINUSE` whenever any socket listens there, reuseport or not. The probe is closed
+    /// before the loops bind; a process that binds with `SO_REUSEPORT` in that instant (or
+    /// later, as `SO_REUSEPORT` allows any process of the same user to) is not detected, but a
+    /// second reqparse is, since its own probe then finds our listeners. The alternative, one
+    /// listener whose descriptor every loop polls, would wake every loop for each connection
+    /// instead of the kernel's spreading, so it is not taken.
+    ///
+    /// Port 0 is not probed: the kernel never autobinds a port into an existing reuseport
+    /// group (Linux ≥ 4.6), so the first loop gets a fresh port and the others share it.
+    pub(super) fn check_free(addr: SocketAddr) -> io::Result<()> {
+        use socket2::{Domain, Protocol, Socket, Type};
+        if addr.port() == 0 {
+            return Ok(());
+        }
+        let probe = Socket::new(Domain::for_address(addr), Type::STREAM, Some(Protocol::TCP))?;
+        // As the listeners have it: connections of a previous run in TIME_WAIT do not count.
+        probe.set_reuse_address(true)?;
+        match probe.bind(&addr.into()) {
+            Err(e) if e.kind() == io::ErrorKind::AddrInUse => Err(io::Error::new(
+                io::ErrorKind::AddrInUse,
+                format!("port {} is in use by another server", addr.port()),
+            )),
+            other => other,
+        }
+    }
 }
 
 /// Where a connection is in its life; it only ever moves down this list.

@@ -398,6 +398,8 @@ pub struct Server {
 
 impl Server {
     /// Binds one `SO_REUSEPORT` listener per loop (port 0 picks one port for all of them).
+    /// A port another socket already listens on is an `AddrInUse` error naming the address:
+    /// only this server's own loops share the port.
     ///
     /// ```no_run
     /// let server = reqparse::host::Server::bind(reqparse::host::Config {
@@ -443,10 +445,15 @@ impl Server {
             .max(largest_tail.saturating_add(1))
             .max(config.segment_size);
         let mut addr = config.addr;
+        let asked = config.addr;
+        let named =
+            move |e: io::Error| io::Error::new(e.kind(), format!("cannot listen on {asked}: {e}"));
+        // Only this server's own loops share the port (see `check_free`).
+        event_loop::Seed::check_free(addr).map_err(named)?;
         let mut seeds = Vec::with_capacity(config.threads);
         let mut wakers = Vec::with_capacity(config.threads);
         for _ in 0..config.threads {
-            let (seed, waker) = event_loop::Seed::bind(addr)?;
+            let (seed, waker) = event_loop::Seed::bind(addr).map_err(named)?;
             addr = seed.local_addr()?;
             seeds.push(seed);
             wakers.push(waker);
@@ -599,19 +606,49 @@ impl Server {
 /// Binds `config`, prints `listening on http://ADDR` to stderr and serves until SIGINT or
 /// SIGTERM, then closes every connection and returns `Ok(())`.
 ///
+/// The signals are blocked in the calling thread first, so the loop threads inherit the mask.
+/// Threads that already run do not: if one was started before (loading [`Engine::Wasm`]
+/// starts wasmtime's epoch and compiler threads), call [`block_stop_signals`] before that.
+///
 /// ```no_run
 /// reqparse::host::serve(reqparse::host::Config::default())?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn serve(config: Config) -> io::Result<()> {
     // Blocked before the loop threads exist, so they inherit the mask and only the signal
-    // thread ever sees SIGINT/SIGTERM.
+    // thread ever sees SIGINT/SIGTERM (blocking twice, after `block_stop_signals`, is harmless).
     let signals = signal::Terminate::block()?;
     let server = Server::bind(config)?;
     eprintln!("listening on http://{}", server.local_addr());
+    // Threads started before the mask was set (the wasm engine's, say) may take the signal.
+    // Counted before the waiter starts: a thread in sigwait shows the signals unblocked.
+    let unblocked = signal::unblocked_threads();
+    if unblocked > 0 {
+        eprintln!(
+            "warning: {unblocked} thread(s) started before serve() do not block SIGINT and \
+             SIGTERM, so a stop signal may end the process abruptly: call \
+             reqparse::host::block_stop_signals() before starting them"
+        );
+    }
     let stop = server.shutdown_handle();
     signals.spawn_waiter(move || stop.shutdown())?;
     server.run()
+}
+
+/// Blocks SIGINT and SIGTERM in the calling thread and in every thread it starts from now on,
+/// as [`serve`] does itself. Call it before anything that starts threads ahead of `serve`: a
+/// thread with the signals unblocked takes them instead of `serve`'s signal thread, and then
+/// SIGTERM's default action ends the process (exit 143) without the clean stop, and an
+/// ignored SIGINT (a script's background job inherits that) is dropped.
+///
+/// ```no_run
+/// reqparse::host::block_stop_signals()?;
+/// // ... start threads (e.g. load the wasm engine), then:
+/// reqparse::host::serve(reqparse::host::Config::default())?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn block_stop_signals() -> io::Result<()> {
+    signal::Terminate::block().map(drop)
 }
 
 /// Runs one nonblocking call (read, write, accept, poll), retrying it when a signal interrupted

@@ -4,7 +4,8 @@
 //! `Vec::pop`. The pool caps the bytes it will ever hand out or keep (`max_bytes`); when the cap
 //! is reached [`Pool::rent`] says no and the caller stops reading, which lets TCP push back on
 //! the peer instead of growing memory. Segments nobody rented during a whole trim interval are
-//! surplus and [`Pool::trim`] gives them back to the allocator.
+//! surplus and [`Pool::trim`] gives them back to the allocator, and has the allocator give
+//! the pages back to the OS (see [`return_to_os`]).
 
 /// One rented segment: a fixed-size heap buffer (two words).
 pub type Segment = Box<[u8]>;
@@ -30,7 +31,13 @@ pub struct Pool {
     rented: usize,
     /// Fewest free segments seen since the last trim: that many were never needed.
     low_water: usize,
+    /// Bytes freed by trims since the allocator was last asked to return pages to the OS.
+    released: usize,
 }
+
+/// Freed bytes after which [`Pool::trim`] has the allocator return free pages to the OS even
+/// though the pool is still in use (an idle pool returns them after any release).
+const RETURN_TO_OS_BYTES: usize = 1 << 20;
 
 impl Pool {
     /// A pool of `segment_size`-byte segments holding at most `max_bytes` (rented + free).
@@ -47,6 +54,7 @@ impl Pool {
             max_segments: max_bytes / segment_size,
             rented: 0,
             low_water: 0,
+            released: 0,
         }
     }
 
@@ -127,6 +135,9 @@ impl Pool {
 
     /// Releases the free segments that were not needed since the previous call, and returns
     /// how many. Call it every idle interval: a burst's surplus lasts at most two intervals.
+    /// Once it has freed 1 MiB, or freed anything and left the pool idle (nothing rented or
+    /// kept), the allocator is asked to return its free pages to the OS, so that the memory of
+    /// a burst leaves the process's resident set rather than only the pool's count.
     ///
     /// ```
     /// let mut pool = reqparse::host::Pool::new(16, 64);
@@ -145,9 +156,40 @@ impl Pool {
             self.free = Vec::new();
         }
         self.low_water = self.free.len();
+        self.released = self
+            .released
+            .saturating_add(surplus.saturating_mul(self.segment_size));
+        let idle = self.rented == 0 && self.free.is_empty();
+        if self.released >= RETURN_TO_OS_BYTES || (idle && self.released > 0) {
+            return_to_os();
+            self.released = 0;
+        }
         surplus
     }
 }
+
+/// Has glibc's malloc return the free pages of every arena to the OS (`madvise(DONTNEED)`).
+///
+/// Segments are small (4 KiB by default), so glibc carves them out of its arenas' heaps, and
+/// on `free` keeps those pages: only the top of a heap is ever trimmed by itself, and segments
+/// freed in the middle stay resident (measured: after 500 connections held 1,500 segments and
+/// were reset, the resident set stayed 5.9 MiB above its baseline with the pool empty, see
+/// `tests/host_rss.rs`). `malloc_trim(0)` releases every whole free page of every arena; it is
+/// called at most once per trim interval per loop, and only after a trim freed memory. The
+/// alternatives are worse: a segment of its own `mmap` is a system call and a mapping per
+/// segment, and segments large enough for the allocator to map directly (128 KiB) would
+/// multiply what a connection with a partial head holds. Other allocators (musl's, or a
+/// `#[global_allocator]`) are left to their own policy.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn return_to_os() {
+    // SAFETY: malloc_trim takes no pointers; it walks glibc's own arenas under their locks.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_to_os() {}
 
 #[cfg(test)]
 mod tests {
@@ -186,5 +228,34 @@ mod tests {
         assert_eq!(pool.trim(), 1);
         assert_eq!(pool.pooled_bytes(), 0);
         assert_eq!(pool.trim(), 0);
+    }
+
+    #[test]
+    fn pages_go_back_to_the_os_after_1_mib_or_once_idle() {
+        let mut pool = Pool::new(4096, 8 << 20);
+        let burst = |pool: &mut Pool, n: usize| {
+            let segs: Vec<_> = (0..n).map(|_| pool.rent().unwrap()).collect();
+            segs.into_iter().for_each(|s| pool.give_back(s));
+            pool.trim();
+            pool.trim()
+        };
+        let held = pool.rent().unwrap(); // the pool stays in use
+        assert_eq!(burst(&mut pool, 128), 128);
+        assert_eq!(
+            pool.released,
+            128 * 4096,
+            "512 KiB freed: counted, not returned yet"
+        );
+        assert_eq!(burst(&mut pool, 128), 128);
+        assert_eq!(pool.released, 0, "1 MiB freed in all: returned");
+        assert_eq!(burst(&mut pool, 1), 1);
+        assert_eq!(pool.released, 4096);
+        pool.give_back(held);
+        pool.trim();
+        assert_eq!(pool.trim(), 1);
+        assert_eq!(
+            pool.released, 0,
+            "idle pool: whatever was freed is returned"
+        );
     }
 }

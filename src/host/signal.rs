@@ -48,3 +48,41 @@ impl Terminate {
 }
 
 struct SigSet(libc::sigset_t);
+
+/// How many threads of this process do not block both SIGINT and SIGTERM (from each thread's
+/// `SigBlk` in `/proc/self/task/*/status`; 0 where that cannot be read). Such a thread, started
+/// before [`Terminate::block`], may take the signal instead of the waiter. Count before the
+/// waiter starts: while in `sigwait` a thread's mask shows the awaited signals unblocked.
+pub(crate) fn unblocked_threads() -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    let wanted = (1u64 << (libc::SIGINT - 1)) | (1u64 << (libc::SIGTERM - 1));
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("status")).ok())
+        .filter_map(|status| {
+            let mask = status.lines().find_map(|l| l.strip_prefix("SigBlk:"))?;
+            u64::from_str_radix(mask.trim(), 16).ok()
+        })
+        .filter(|blocked| blocked & wanted != wanted)
+        .count()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    #[test]
+    fn counts_threads_that_do_not_block_the_signals() {
+        let (started, stop) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                started.wait();
+                stop.wait();
+            });
+            started.wait();
+            // This thread and the one just spawned block nothing.
+            assert!(super::unblocked_threads() >= 2);
+            stop.wait();
+        });
+    }
+}

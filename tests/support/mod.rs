@@ -4,7 +4,8 @@
 //! - [`alloc`]: the counting global allocator (declare it with one line, see there);
 //! - [`vectors`]: `tests/vectors/*.json`, with the schema's defaults for missing keys;
 //! - [`component`]: `target/wasm/reqparse.component.wasm` in wasmtime (feature `engine-wasm`);
-//! - [`host`]: a shim server on a loopback port and a small HTTP/1.1 client (feature `host`).
+//! - [`host`]: a shim server on a loopback port and a small HTTP/1.1 client (feature `host`);
+//! - [`serve`]: `reqparse serve` as a child process, stopped by a signal (feature `cli`).
 
 // Every test binary compiles all of this and uses only some of it.
 #![allow(dead_code)]
@@ -14,4 +15,6 @@ pub mod alloc;
 pub mod component;
 #[cfg(feature = "host")]
 pub mod host;
+#[cfg(feature = "cli")]
+pub mod serve;
 pub mod vectors;
