@@ -106,7 +106,8 @@ pub enum UriErrorKind {
     InvalidScheme,
     /// `split_absolute`: the scheme is not followed by `://`.
     MissingSchemeDelimiter,
-    /// `build_absolute`: the host (before any port) is empty.
+    /// `build_absolute`: the host (before any port) is empty; `split_absolute`: the same for
+    /// the host after any userinfo, so what one refuses the other refuses too.
     EmptyHost,
     /// `build_absolute`: a host byte outside RFC 3986 §3.2.2 (or an unclosed `[`).
     InvalidHost,
