@@ -496,7 +496,7 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
     let profile = a.profile;
     let header = header_bytes(a.header.as_deref().unwrap_or_default())?;
     let parsed = disposition::ContentDisposition::parse(&header, profile)
-        .map_err(|e| format!("invalid Content-Disposition: {e}"))?;
+        .map_err(|e| format!("invalid Content-Disposition: {e}{}", accepted_by(&header)))?;
     let filename = parsed.filename_with(disposition::FilenameOptions {
         decode_2047: a.decode_2047,
     });
@@ -510,6 +510,20 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
         "parameters": parameters,
     })
     .to_string())
+}
+
+/// What would accept a header the chosen profile refused: the profiles that parse it, as a
+/// hint after the error (empty when none does).
+fn accepted_by(header: &[u8]) -> String {
+    let names: Vec<String> = disposition::Profile::ALL
+        .into_iter()
+        .filter(|&p| disposition::ContentDisposition::parse(header, p).is_ok())
+        .map(|p| format!("--profile {p}"))
+        .collect();
+    match names.is_empty() {
+        true => String::new(),
+        false => format!(" (accepted with {})", names.join(" or ")),
+    }
 }
 
 /// A header argument's bytes: on unix exactly what was passed.
