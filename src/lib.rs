@@ -68,6 +68,10 @@ pub mod percent;
 pub mod query;
 pub mod uri;
 
+// Trait impls and adapters for other crates (features `serde`, `http`).
+#[cfg(any(feature = "serde", feature = "http"))]
+pub mod interop;
+
 // Crate-private: class-table builders and checked slicing shared by the core parsers.
 mod bytes;
 
