@@ -1,4 +1,4 @@
-//! Parsing straight from the [`http`](::http) crate's types (feature `http`), the ones every
+//! Parsing straight from the [`http`] crate's types (feature `http`), the ones every
 //! hyper, axum or tower server holds: the query pairs of a [`Uri`], the `Content-Disposition`
 //! of a [`HeaderValue`] or [`HeaderMap`] (read as bytes, so obs-text works), and the absolute
 //! URL of a request, through [`RequestExt`] on [`Request`] and [`request::Parts`].

@@ -1,9 +1,9 @@
 //! Interoperation with other crates, each behind its own feature (neither is in the defaults):
 //!
-//! - `serde`: [`serde::Serialize`] for what the parsers return, in the JSON shapes the
-//!   `reqparse` command prints (see [`serde`](self::serde)); no new names, only trait impls.
+//! - `serde`: [`Serialize`](::serde::Serialize) for what the parsers return, in the JSON shapes the
+//!   `reqparse` command prints (see [`serde`]); no new names, only trait impls.
 //! - `http`: parsing straight from the `http` crate's `Uri`, `HeaderValue`, `Request` and
-//!   `request::Parts` (see [`http`](self::http)).
+//!   `request::Parts` (see [`http`]).
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "http")]

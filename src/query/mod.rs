@@ -14,7 +14,8 @@
 //!
 //! The module is read top-down in five files: this one (profiles, errors, the byte classes, the
 //! pair enumerator), `decode.rs` (the decoders behind [`Pair`]'s `decode_*`), `map.rs`
-//! ([`QueryMap`]), `spans.rs` ([`decode_spans`], for the wasm faces) and `build.rs`
+//! ([`QueryMap`]), `spans.rs` (`decode_spans`, for the wasm faces), `text.rs` ([`str_pairs`])
+//! and `build.rs`
 //! ([`append_pairs`], [`add_query_string`]).
 #![forbid(unsafe_code)]
 
@@ -33,6 +34,9 @@ mod text;
 
 pub use build::{add_query_string, append_pairs};
 pub use map::{Iter, MapOptions, QueryMap, Values};
+// The wasm faces' span format: public for the tests and the component example that read it,
+// hidden from the docs (the Rust API is `Pairs` and `Pair`).
+#[doc(hidden)]
 pub use spans::{decode_spans, SPAN_DECODED};
 pub use text::{str_pairs, StrPair, StrPairs};
 

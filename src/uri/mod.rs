@@ -23,7 +23,7 @@
 //!
 //! Three files: this one (errors, byte classes, the builders), `host.rs` (the host argument:
 //! reg-names, IP literals, port, IDNA) and `split.rs` ([`split_absolute`] and path decoding).
-//! Paths are escaped by the percent toolbox's [`percent::PATH`].
+//! Paths are escaped by the percent toolbox's `PATH` encode set (`src/percent.rs`).
 #![forbid(unsafe_code)]
 
 use alloc::string::String;
