@@ -84,12 +84,14 @@ mod ext_value;
 mod filename;
 mod grammar;
 mod kind;
+mod owned;
 
 pub use build::{BuildError, DispositionBuilder, MAX_BUILDER_PARAMS};
 pub use date::DateTime;
 pub use error::{DispositionError, DispositionErrorKind};
 pub use filename::FilenameOptions;
 pub use kind::DispositionType;
+pub use owned::OwnedContentDisposition;
 
 use browser::{browser_next, parse_browser};
 use error::err;

@@ -7,7 +7,7 @@
 //! | [`query::Pair`], [`query::StrPair`] | `[name, value]`, raw (as `reqparse query --raw`) |
 //! | [`query::QueryMap`] | `{name: [values...]}` (as `reqparse query --map`) |
 //! | [`uri::Parts`] | `{"scheme", "host", "path", "query", "fragment"}` (as `reqparse uri split`) |
-//! | [`disposition::ContentDisposition`] | `{"type", "filename", "parameters"}`: the type and parameter names lowercased, the effective filename, `[name, value]` pairs (as `reqparse disposition`) |
+//! | [`disposition::ContentDisposition`], [`disposition::OwnedContentDisposition`] | `{"type", "filename", "parameters"}`: the type and parameter names lowercased, the effective filename, `[name, value]` pairs (as `reqparse disposition`) |
 //! | [`disposition::Param`] | `[name, value]`, the name lowercased |
 //! | [`disposition::DispositionType`] | its [`as_str`](disposition::DispositionType::as_str) |
 //! | [`form::FormPair`] | `[name, value]`, decoded (as `reqparse form`) |
@@ -194,6 +194,13 @@ impl Serialize for ContentDisposition<'_> {
         cd.serialize_field("filename", &self.filename())?;
         cd.serialize_field("parameters", &ParamsOf(self))?;
         cd.end()
+    }
+}
+
+impl Serialize for disposition::OwnedContentDisposition {
+    /// As its [`get`](disposition::OwnedContentDisposition::get) view.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(s)
     }
 }
 
