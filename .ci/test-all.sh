@@ -40,6 +40,10 @@ cargo test --features "$FEATURES" --doc
 step "clippy"
 cargo clippy --features "$FEATURES" --all-targets -- -D warnings
 
+step "the package ships both licence files"
+cargo package --list --allow-dirty | grep -qx LICENSE-MIT
+cargo package --list --allow-dirty | grep -qx LICENSE-APACHE
+
 step "rustdoc: the docs.rs feature set, no warnings (reuses clippy's check build of wasmtime)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --features "$FEATURES"
 
