@@ -135,6 +135,8 @@
 //! | `inspect` | | the `reqparse serve` answer, shared by `host` and the component (an implementation detail) |
 //! | `component`, `js` | | the wasm32 exports of the component and the npm package (wasm32 only, exclusive) |
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs (nightly, `--cfg docsrs`): each feature-gated item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
