@@ -4,7 +4,7 @@
 use alloc::boxed::Box;
 use core::fmt;
 
-use super::{ContentDisposition, DispositionError, Found, Profile};
+use super::{ContentDisposition, DispositionError, Profile};
 use crate::bytes::slice;
 
 /// A parsed `Content-Disposition` that owns a copy of its header (one allocation) and hands
@@ -28,11 +28,8 @@ pub struct OwnedContentDisposition {
     /// The type's range in `header`; `None` for [`Profile::Browser`]'s default `inline`,
     /// which is not in the header.
     kind: Option<(u16, u16)>,
-    params_at: u16,
-    count: u8,
-    profile: Profile,
-    found: Found,
-    literal: bool,
+    /// Everything else the parse found (offsets into `header`), over empty bytes.
+    shape: ContentDisposition<'static>,
 }
 
 impl OwnedContentDisposition {
@@ -67,15 +64,7 @@ impl OwnedContentDisposition {
             Some((start, end)) => slice(header, usize::from(start)..usize::from(end)),
             None => b"inline",
         };
-        ContentDisposition {
-            header,
-            kind,
-            params_at: self.params_at,
-            count: self.count,
-            profile: self.profile,
-            found: self.found,
-            literal: self.literal,
-        }
+        self.shape.over(header, kind)
     }
 
     /// The header's bytes, as parsed.
@@ -119,6 +108,16 @@ impl<'a> ContentDisposition<'a> {
         let kind = in_header.then(|| (at as u16, (at + self.kind.len()) as u16));
         OwnedContentDisposition {
             header: self.header.into(),
+            kind,
+            shape: self.over(&[], &[]),
+        }
+    }
+
+    /// The same parse over other bytes: `header` must be the parsed header's bytes (a copy)
+    /// and `kind` its type, for the offsets to hold.
+    fn over<'b>(&self, header: &'b [u8], kind: &'b [u8]) -> ContentDisposition<'b> {
+        ContentDisposition {
+            header,
             kind,
             params_at: self.params_at,
             count: self.count,
