@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
-FEATURES=cli,engine-wasm
+FEATURES=cli,engine-wasm,serde,http
 step() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 
 step "toolchain"
@@ -40,9 +40,17 @@ cargo test --features "$FEATURES" --doc
 step "clippy"
 cargo clippy --features "$FEATURES" --all-targets -- -D warnings
 
+step "the package ships both licence files"
+cargo package --list --allow-dirty | grep -qx LICENSE-MIT
+cargo package --list --allow-dirty | grep -qx LICENSE-APACHE
+
+step "rustdoc: the docs.rs feature set, no warnings (reuses clippy's check build of wasmtime)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --features "$FEATURES"
+
 step "feature sets without the wasm engine (cfg paths the build above never compiles)"
 # No std, no idna, on the native target too: clippy is enough, a test run would add nothing.
 cargo clippy --lib --no-default-features -- -D warnings
+cargo clippy --lib --no-default-features --features serde -- -D warnings
 # CLI and host shim without engine-wasm (src/cli.rs, src/host/, benches/idle.rs, the host tests).
 cargo clippy --features cli --all-targets -- -D warnings
 # Without idna a Unicode host is an IdnaDisabled error: run the tests that check that.

@@ -15,7 +15,18 @@ use reqparse::{disposition, query, uri};
 
 /// Parse the parts of an HTTP request servers touch most, without allocating.
 #[derive(Debug, Parser)]
-#[command(name = "reqparse", version, about, propagate_version = true)]
+#[command(
+    name = "reqparse",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Every subcommand has an example in its help (`reqparse help query`). \
+        Rejected input: one line on stderr, exit status 1.\n\n\
+        Examples:\n  \
+        reqparse query 'a=1&b=x+y'\n  \
+        printf 'a=1&b=x+y' | reqparse form\n\n\
+        Installed from a checkout with `cargo install --path . --features cli`."
+)]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
@@ -24,28 +35,47 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the name/value pairs of a query string as JSON.
+    #[command(after_help = "Examples:\n  \
+        reqparse query '?q=rust+forms&lang=en'          # [[\"q\",\"rust forms\"],[\"lang\",\"en\"]]\n  \
+        reqparse query --map 'a=1&b=2&a=3'              # {\"a\":[\"1\",\"3\"],\"b\":[\"2\"]}\n  \
+        reqparse query --profile strict '?a=1&b=%zz'    # exits 1: invalid percent escape at byte 7")]
     Query(QueryArgs),
     /// Build or split URIs (ASP.NET Core UriHelper semantics).
+    #[command(after_help = "Examples:\n  \
+        reqparse uri build --scheme https --host localhost   # https://localhost/\n  \
+        reqparse uri relative --path-base /base --path 'a b'  # /base/a%20b\n  \
+        reqparse uri split 'https://h/p%20q?x#f'")]
     Uri {
         #[command(subcommand)]
         op: UriOp,
     },
     /// Parse (or, with --format, write) a Content-Disposition header value.
+    #[command(after_help = "Examples:\n  \
+        reqparse disposition 'attachment; filename=\"a.txt\"'\n  \
+        reqparse disposition --profile browser 'attachment; filename=foo bar'\n  \
+        reqparse disposition --format --type inline --filename 'File?Name.bat'")]
     Disposition(DispositionArgs),
     /// Run the inspection server: every request is answered with JSON of what reqparse made of it.
+    #[command(after_help = "Examples:\n  \
+        reqparse serve                                   # http://127.0.0.1:8080, one loop per core\n  \
+        reqparse serve --addr 0.0.0.0:9000 --threads 2\n  \
+        curl -s 'http://127.0.0.1:8080/p?q=1'            # from another shell: the JSON answer")]
     Serve(ServeArgs),
     /// Decode a chunked body (RFC 9112 §7.1) to stdout, strictly and in bounded memory.
-    ///
-    /// Example: `printf '5\r\nhello\r\n0\r\n\r\n' | reqparse chunked -`
+    #[command(after_help = "Examples:\n  \
+        printf '5\\r\\nhello\\r\\n0\\r\\n\\r\\n' | reqparse chunked   # hello\n  \
+        reqparse chunked --trailers body.bin > data.bin")]
     Chunked(ChunkedArgs),
     /// Print the pairs of an application/x-www-form-urlencoded body as JSON (like `query`).
-    ///
-    /// Example: `printf 'a=1&b=x+y' | reqparse form -`
+    #[command(after_help = "Examples:\n  \
+        printf 'a=1&b=x+y' | reqparse form          # [[\"a\",\"1\"],[\"b\",\"x y\"]]\n  \
+        reqparse form --profile strict body.txt")]
     Form(FormArgs),
     /// Print the parts of a multipart/form-data body as JSON: each part's name, filename,
     /// content type, size, SHA-256 and, for a part without a filename, its value as text.
-    ///
-    /// Example: `reqparse multipart --boundary=XyZ body.bin`
+    #[command(after_help = "Examples:\n  \
+        reqparse multipart --boundary=XyZ body.bin\n  \
+        reqparse multipart --content-type 'multipart/form-data; boundary=XyZ' < body.bin")]
     Multipart(MultipartArgs),
 }
 
@@ -115,7 +145,11 @@ struct QueryArgs {
 #[derive(Debug, Subcommand)]
 enum UriOp {
     /// Print the absolute URI built from its parts.
+    #[command(after_help = "Example:\n  \
+        reqparse uri build --scheme http --host 'bücher.example:8080' --path '/a b' --query '?x=1'\n  \
+        # http://xn--bcher-kva.example:8080/a%20b?x=1")]
     Build {
+        /// The scheme (RFC 3986 §3.1), e.g. `https`.
         #[arg(long)]
         scheme: String,
         /// Host, with an optional port; Unicode hosts become punycode.
@@ -125,12 +159,18 @@ enum UriOp {
         rest: RelativeParts,
     },
     /// Print the relative URI (path base, path, query, fragment).
+    #[command(after_help = "Example:\n  \
+        reqparse uri relative --path-base /base --path 'a b' --query '?x=1'   # /base/a%20b?x=1")]
     Relative {
         #[command(flatten)]
         rest: RelativeParts,
     },
     /// Print the parts of an absolute URI as JSON.
+    #[command(after_help = "Example:\n  \
+        reqparse uri split 'https://h/p%20q?x#f'\n  \
+        # {\"scheme\":\"https\",\"host\":\"h\",\"path\":\"/p q\",\"query\":\"?x\",\"fragment\":\"#f\"}")]
     Split {
+        /// The absolute URI (`scheme://host/path?query#fragment`; the host may not be empty).
         #[arg(allow_hyphen_values = true)]
         uri: String,
     },
@@ -138,8 +178,11 @@ enum UriOp {
 
 #[derive(Debug, clap::Args)]
 struct RelativeParts {
+    /// The path base (where the application is mounted), decoded; a missing leading `/` is
+    /// added.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     path_base: String,
+    /// The path, decoded (escaped on output; valid `%XX` escapes are kept).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     path: String,
     /// The query, with its leading `?`.
@@ -535,7 +578,7 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
     let profile = a.profile;
     let header = header_bytes(a.header.as_deref().unwrap_or_default())?;
     let parsed = disposition::ContentDisposition::parse(&header, profile)
-        .map_err(|e| format!("invalid Content-Disposition: {e}"))?;
+        .map_err(|e| format!("invalid Content-Disposition: {e}{}", accepted_by(&header)))?;
     let filename = parsed.filename_with(disposition::FilenameOptions {
         decode_2047: a.decode_2047,
     });
@@ -549,6 +592,20 @@ fn disposition_answer(a: &DispositionArgs) -> Result<String, String> {
         "parameters": parameters,
     })
     .to_string())
+}
+
+/// What would accept a header the chosen profile refused: the profiles that parse it, as a
+/// hint after the error (empty when none does).
+fn accepted_by(header: &[u8]) -> String {
+    let names: Vec<String> = disposition::Profile::ALL
+        .into_iter()
+        .filter(|&p| disposition::ContentDisposition::parse(header, p).is_ok())
+        .map(|p| format!("--profile {p}"))
+        .collect();
+    match names.is_empty() {
+        true => String::new(),
+        false => format!(" (accepted with {})", names.join(" or ")),
+    }
 }
 
 /// A header argument's bytes: on unix exactly what was passed.

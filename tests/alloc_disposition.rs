@@ -47,6 +47,11 @@ fn allocation_counts() {
             check(&format!("size {p:?} {h:.40}"), n, 0);
             let (n, _) = count(|| cd.creation_date().map(|d| d.is_ok()));
             check(&format!("creation_date {p:?} {h:.40}"), n, 0);
+            // An owned copy: the header's bytes, once; its view again: nothing.
+            let (n, owned) = count(|| cd.into_owned());
+            check(&format!("into_owned {p:?} {h:.40}"), n, 1);
+            let (n, _) = count(|| owned.get().param_count());
+            check(&format!("owned get {p:?} {h:.40}"), n, 0);
         }
     }
 

@@ -27,6 +27,17 @@ fn allocation_counts() {
             .sum::<usize>()
     });
     check(&mut failures, "enumerate raw pairs (bytes)", n, 0);
+    let (n, _) = count(|| {
+        query::str_pairs(REALISTIC)
+            .map(|p| p.name().len() + p.value().len())
+            .sum::<usize>()
+    });
+    check(
+        &mut failures,
+        "enumerate raw pairs as &str (str_pairs)",
+        n,
+        0,
+    );
     let (n, _) = count(|| query::Pairs::new(&[b'&'; 8192]).count());
     check(&mut failures, "enumerate hostile &&&&", n, 0);
 

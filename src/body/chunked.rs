@@ -291,7 +291,7 @@ enum State {
 }
 
 /// The sans-io decoder of a chunked body (see the module documentation and
-/// [`Step`](super::Step) for the protocol).
+/// [`Step`] for the protocol).
 ///
 /// ```
 /// use reqparse::body::chunked::{Chunk, ChunkedDecoder};

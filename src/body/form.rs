@@ -117,7 +117,7 @@ impl FormLimit {
 #[non_exhaustive]
 pub enum FormErrorKind {
     /// The profile refused a name or value, as the query decoder does
-    /// ([`Profile::Strict`](crate::query::Profile::Strict)).
+    /// ([`Profile::Strict`]).
     Decode(QueryErrorKind),
     /// A limit of [`FormLimits`] was reached.
     Limit(FormLimit),

@@ -83,11 +83,15 @@ mod error;
 mod ext_value;
 mod filename;
 mod grammar;
+mod kind;
+mod owned;
 
 pub use build::{BuildError, DispositionBuilder, MAX_BUILDER_PARAMS};
 pub use date::DateTime;
 pub use error::{DispositionError, DispositionErrorKind};
 pub use filename::FilenameOptions;
+pub use kind::DispositionType;
+pub use owned::OwnedContentDisposition;
 
 use browser::{browser_next, parse_browser};
 use error::err;
@@ -476,7 +480,8 @@ impl<'a> ContentDisposition<'a> {
         Self::parse(header.as_bytes(), profile)
     }
 
-    /// The disposition type as written (compare case-insensitively). In [`Profile::Browser`]
+    /// The disposition type as written (compare case-insensitively, or use
+    /// [`kind`](Self::kind)). In [`Profile::Browser`]
     /// a missing or malformed type reads as `inline`, as in Chromium.
     ///
     /// ```
@@ -489,6 +494,22 @@ impl<'a> ContentDisposition<'a> {
     /// ```
     pub fn disposition_type(&self) -> &'a str {
         crate::bytes::as_str(self.kind)
+    }
+
+    /// The disposition type for comparing: `inline`, `attachment` and `form-data` in any case
+    /// are their [`DispositionType`] variant, any other type is [`DispositionType::Other`] as
+    /// written. Its [`as_str`](DispositionType::as_str) is the lowercase name the CLI, the
+    /// component and the npm package print for a registered type.
+    ///
+    /// ```
+    /// use reqparse::disposition::{ContentDisposition, DispositionType, Profile};
+    /// let cd = ContentDisposition::parse_str("Form-Data; name=a", Profile::Strict)?;
+    /// assert_eq!(cd.kind(), DispositionType::FormData);
+    /// assert_eq!(cd.kind().as_str(), "form-data");
+    /// # Ok::<(), reqparse::disposition::DispositionError>(())
+    /// ```
+    pub fn kind(&self) -> DispositionType<'a> {
+        DispositionType::from_type(self.disposition_type())
     }
 
     /// The profile the header was parsed with.

@@ -14,7 +14,8 @@
 //!
 //! The module is read top-down in five files: this one (profiles, errors, the byte classes, the
 //! pair enumerator), `decode.rs` (the decoders behind [`Pair`]'s `decode_*`), `map.rs`
-//! ([`QueryMap`]), `spans.rs` ([`decode_spans`], for the wasm faces) and `build.rs`
+//! ([`QueryMap`]), `spans.rs` (`decode_spans`, for the wasm faces), `text.rs` ([`str_pairs`])
+//! and `build.rs`
 //! ([`append_pairs`], [`add_query_string`]).
 #![forbid(unsafe_code)]
 
@@ -29,10 +30,15 @@ mod build;
 mod decode;
 mod map;
 mod spans;
+mod text;
 
 pub use build::{add_query_string, append_pairs};
 pub use map::{Iter, MapOptions, QueryMap, Values};
+// The wasm faces' span format: public for the tests and the component example that read it,
+// hidden from the docs (the Rust API is `Pairs` and `Pair`).
+#[doc(hidden)]
 pub use spans::{decode_spans, SPAN_DECODED};
+pub use text::{str_pairs, StrPair, StrPairs};
 
 use decode::{EqSink, Part};
 
@@ -188,11 +194,13 @@ pub struct Pairs<'a> {
     pos: usize,
 }
 
-/// Enumerates the pairs of a query string given as text.
+/// Enumerates the pairs of a query string given as text. Each pair's raw name and value are
+/// also `&str` ([`Pair::name_str`]); [`str_pairs`] hands them out as `&str` directly.
 ///
 /// ```
 /// let pair = reqparse::query::pairs("?x=1").next().unwrap();
 /// assert_eq!((pair.name(), pair.value(), pair.offset()), (&b"x"[..], &b"1"[..], 1));
+/// assert_eq!(pair.name_str(), Some("x"));
 /// ```
 pub fn pairs(input: &str) -> Pairs<'_> {
     let mut p = Pairs::new(input.as_bytes());
@@ -396,6 +404,30 @@ impl<'a> Pair<'a> {
     /// ```
     pub fn value(&self) -> &'a [u8] {
         self.value
+    }
+
+    /// The raw (still encoded) name as text, when the pairs came from a `&str` ([`pairs`],
+    /// [`str_pairs`]): a slice of that `&str`, with no second UTF-8 check. `None` for
+    /// [`Pairs::new`] / [`Pairs::form`] (bytes), even when the bytes happen to be UTF-8.
+    ///
+    /// ```
+    /// use reqparse::query::{pairs, Pairs};
+    /// assert_eq!(pairs("caf\u{e9}=1").next().unwrap().name_str(), Some("café"));
+    /// assert_eq!(Pairs::new(b"a=1").next().unwrap().name_str(), None);
+    /// ```
+    pub fn name_str(&self) -> Option<&'a str> {
+        self.text.map(|(name, _)| name)
+    }
+
+    /// The raw (still encoded) value as text, when the pairs came from a `&str`; see
+    /// [`Pair::name_str`]. `Some("")` when there is no `=`.
+    ///
+    /// ```
+    /// let pair = reqparse::query::pairs("a=x+y").next().unwrap();
+    /// assert_eq!(pair.value_str(), Some("x+y"));
+    /// ```
+    pub fn value_str(&self) -> Option<&'a str> {
+        self.text.map(|(_, value)| value)
     }
 
     /// Byte offset of the pair's first byte in the whole input (`?` included).

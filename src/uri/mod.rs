@@ -23,7 +23,7 @@
 //!
 //! Three files: this one (errors, byte classes, the builders), `host.rs` (the host argument:
 //! reg-names, IP literals, port, IDNA) and `split.rs` ([`split_absolute`] and path decoding).
-//! Paths are escaped by the percent toolbox's [`percent::PATH`].
+//! Paths are escaped by the percent toolbox's `PATH` encode set (`src/percent.rs`).
 #![forbid(unsafe_code)]
 
 use alloc::string::String;
@@ -106,7 +106,8 @@ pub enum UriErrorKind {
     InvalidScheme,
     /// `split_absolute`: the scheme is not followed by `://`.
     MissingSchemeDelimiter,
-    /// `build_absolute`: the host (before any port) is empty.
+    /// `build_absolute`: the host (before any port) is empty; `split_absolute`: the same for
+    /// the host after any userinfo, so what one refuses the other refuses too.
     EmptyHost,
     /// `build_absolute`: a host byte outside RFC 3986 §3.2.2 (or an unclosed `[`).
     InvalidHost,

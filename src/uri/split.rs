@@ -42,18 +42,29 @@ pub struct Parts<'a> {
 /// Like .NET's `FromAbsolute`, the fragment starts at the first `#`, the query at the first
 /// `?` before it, the path at the first `/` before that, and everything between `://` and the
 /// path is the host. Stricter than .NET: the scheme must be RFC 3986 §3.1 and be followed by
-/// `://`. Allocates only when the path has an escape to decode, and then once.
+/// `://`, and the host must not be empty: the rule [`build_absolute`](super::build_absolute)
+/// applies, so every `Parts` this returns can be built back. Allocates only when the path has
+/// an escape to decode, and then once.
 ///
 /// # Errors
 /// [`UriErrorKind::InvalidScheme`] / [`UriErrorKind::MissingSchemeDelimiter`] at the first
-/// byte that breaks `scheme "://"`, and [`UriErrorKind::NulInPath`] at a `%00` in the path.
+/// byte that breaks `scheme "://"`, [`UriErrorKind::EmptyHost`] where the host should start
+/// when it is empty (nothing, or only userinfo, before the port or path: `https://`,
+/// `file:///etc/hosts`, `http://:80/`), and [`UriErrorKind::NulInPath`] at a `%00` in the
+/// path.
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use reqparse::uri::split_absolute;
+/// use reqparse::uri::{split_absolute, UriErrorKind};
 /// let p = split_absolute("http://example.com/a%2Fb%C3%A9?q#f").unwrap();
 /// assert_eq!(p.path, "/a%2Fbé");
 /// assert!(matches!(split_absolute("http://h/x").unwrap().path, Cow::Borrowed(_)));
+///
+/// // An empty host is refused both ways, at the byte where it should start.
+/// let e = split_absolute("https://").unwrap_err();
+/// assert_eq!((e.kind, e.offset), (UriErrorKind::EmptyHost, 8));
+/// assert_eq!(reqparse::uri::build_absolute("https", "", "", "", "", "").unwrap_err().kind, e.kind);
+/// assert_eq!(split_absolute("http://user@:80/").unwrap_err().offset, 12);
 /// ```
 pub fn split_absolute(uri: &str) -> Result<Parts<'_>, UriError> {
     let bytes = uri.as_bytes();
@@ -82,6 +93,13 @@ pub fn split_absolute(uri: &str) -> Result<Parts<'_>, UriError> {
     let query_at = memchr::memchr(b'?', slice(rest, ..limit)).unwrap_or(limit);
     limit = query_at;
     let path_at = memchr::memchr(b'/', slice(rest, ..limit)).unwrap_or(limit);
+    // The host is what follows any userinfo; empty, or a bare `:port`, is build_absolute's
+    // EmptyHost too (an IP literal starts with `[`, so a leading `:` is never part of one).
+    let authority = slice(rest, ..path_at);
+    let host_at = memchr::memrchr(b'@', authority).map_or(0, |at| at + 1);
+    if matches!(authority.get(host_at), None | Some(b':')) {
+        return Err(UriError::new(UriErrorKind::EmptyHost, start + host_at));
+    }
 
     // All four cut points are ASCII bytes or the end, so they are char boundaries.
     let path_start = start + path_at;

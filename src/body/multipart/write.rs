@@ -46,7 +46,7 @@ impl<'a> WritePart<'a> {
     }
 }
 
-/// Why a body cannot be written; see [`write`].
+/// Why a body cannot be written; see [`write()`].
 ///
 /// ```
 /// use reqparse::body::multipart::{written_len, WriteError, WritePart};
@@ -92,10 +92,10 @@ impl fmt::Display for WriteError {
 #[cfg(feature = "std")]
 impl std::error::Error for WriteError {}
 
-/// The exact length of the body [`write`] makes of `parts`.
+/// The exact length of the body [`write()`] makes of `parts`.
 ///
 /// # Errors
-/// As [`write`].
+/// As [`write()`].
 ///
 /// ```
 /// use reqparse::body::multipart::{write, written_len, WritePart};
@@ -143,10 +143,10 @@ pub fn write(boundary: &str, parts: &[WritePart<'_>]) -> Result<Vec<u8>, WriteEr
     Ok(out)
 }
 
-/// [`write`], appending to `out` (reserving exactly what it needs); returns the bytes written.
+/// [`write()`], appending to `out` (reserving exactly what it needs); returns the bytes written.
 ///
 /// # Errors
-/// As [`write`]; `out` is then unchanged.
+/// As [`write()`]; `out` is then unchanged.
 ///
 /// ```
 /// use reqparse::body::multipart::{write_into, WritePart};
@@ -201,7 +201,7 @@ fn emit(boundary: &str, parts: &[WritePart<'_>], sink: &mut dyn FnMut(&[u8])) {
     }
 }
 
-/// What [`write`] refuses.
+/// What [`write()`] refuses.
 fn check(boundary: &str, parts: &[WritePart<'_>]) -> Result<(), WriteError> {
     let max = MultipartLimits::default().max_boundary_bytes;
     check_boundary(boundary.as_bytes(), Profile::Strict, max)
