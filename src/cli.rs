@@ -55,11 +55,14 @@ enum Command {
         reqparse disposition --profile browser 'attachment; filename=foo bar'\n  \
         reqparse disposition --format --type inline --filename 'File?Name.bat'")]
     Disposition(DispositionArgs),
-    /// Run the inspection server: every request is answered with JSON of what reqparse made of it.
+    /// Run the inspection server: every request is answered with JSON of what reqparse made of
+    /// it, bodies included (form pairs; multipart parts with name, filename, size, sha256);
+    /// GET / is an upload page to try it from a browser.
     #[command(after_help = "Examples:\n  \
         reqparse serve                                   # http://127.0.0.1:8080, one loop per core\n  \
         reqparse serve --addr 0.0.0.0:9000 --threads 2\n  \
-        curl -s 'http://127.0.0.1:8080/p?q=1'            # from another shell: the JSON answer")]
+        curl -s 'http://127.0.0.1:8080/p?q=1'            # from another shell: the JSON answer\n  \
+        curl -F file=@photo.jpg -F note=hi http://127.0.0.1:8080/upload")]
     Serve(ServeArgs),
     /// Decode a chunked body (RFC 9112 §7.1) to stdout, strictly and in bounded memory.
     #[command(after_help = "Examples:\n  \
