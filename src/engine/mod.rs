@@ -23,9 +23,12 @@
 //! ```
 
 // One file per concern: the error type, the limits and what enforces them, the precompiled
-// cache, an instance and its typed calls, the query-map handle.
+// cache, an instance and its typed calls, the resource handle, the query-map and body-reader
+// wrappers.
+mod body;
 mod cache;
 mod error;
+mod handle;
 mod inspector;
 mod limits;
 mod query_map;
@@ -38,6 +41,9 @@ use wasmtime::{Config, Engine};
 
 use limits::GuestState;
 
+pub use body::{
+    Fed, WasmChunkedDecoder, WasmFormReader, WasmMultipartEvent, WasmMultipartReader, WasmPart,
+};
 pub use error::{EngineError, EngineErrorKind};
 pub use inspector::{span_text, WasmInspector};
 pub use limits::Limits;
