@@ -266,11 +266,13 @@ fn a_long_body_in_reads_keeps_guest_memory_flat() {
         .multipart_reader(boundary, Profile::Fetch, MultipartLimits::default())
         .expect("a call")
         .expect("a reader");
-    let mut data = 0usize;
+    // The data's length and hash, against those of the 256 reads.
+    let (mut data, mut hash) = (0usize, Fnv::default());
     let mut count = |events: Vec<WasmMultipartEvent<'_>>| {
         for event in events {
             if let WasmMultipartEvent::Data(d) = event {
                 data += d.len();
+                hash.add(d);
             }
         }
     };
@@ -289,6 +291,28 @@ fn a_long_body_in_reads_keeps_guest_memory_flat() {
     count(fed.events);
     drop(reader);
     assert_eq!(data, 256 * (64 << 10));
+    let mut want = Fnv::default();
+    for _ in 0..256 {
+        want.add(&read);
+    }
+    assert_eq!(hash.0, want.0, "the data differs from what was fed");
     let memory = inspector.guest_memory_bytes();
     assert!(memory < 2 << 20, "the guest grew to {memory} bytes");
+}
+
+/// FNV-1a over a stream of pieces: the same whatever the pieces.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }

@@ -241,7 +241,8 @@ impl WasmChunkedDecoder<'_> {
                 .chunked_decoder()
                 .call_feed(store, h, bytes)
         })?;
-        let ended = fed.error.is_some() || fed.events.last() == Some(&wit::ChunkedEvent::End);
+        let ended =
+            fed.error.is_some() || matches!(fed.events.last(), Some(wit::ChunkedEvent::End));
         let spans = self.window.advance(bytes, fed.held, Vec::new(), !ended)?;
         let events = fed
             .events
@@ -415,7 +416,7 @@ impl WasmFormReader<'_> {
                 .form_reader()
                 .call_feed(store, h, bytes, eof)
         })?;
-        let ended = fed.error.is_some() || fed.events.last() == Some(&wit::FormEvent::End);
+        let ended = fed.error.is_some() || matches!(fed.events.last(), Some(wit::FormEvent::End));
         let spans = self.window.advance(bytes, fed.held, fed.decoded, !ended)?;
         let events = fed
             .events
@@ -721,7 +722,8 @@ impl WasmMultipartReader<'_> {
                 .multipart_reader()
                 .call_feed(store, h, bytes, eof)
         })?;
-        let ended = fed.error.is_some() || fed.events.last() == Some(&wit::MultipartEvent::End);
+        let ended =
+            fed.error.is_some() || matches!(fed.events.last(), Some(wit::MultipartEvent::End));
         let spans = self.window.advance(bytes, fed.held, fed.decoded, !ended)?;
         let events = fed
             .events
