@@ -97,37 +97,55 @@ enum Found {
     More,
 }
 
-/// One feed of a reader: after an error (final, as in the core) the same error again;
-/// otherwise `step(window, at)` is run from the start of the window until it needs more
-/// input, ends or fails. `step` decodes from `at`, keeps the event it converted, and answers
-/// the bytes it consumed. Returns the bytes of the window not consumed and the error.
-fn drive<E: Copy>(
-    window: &mut Window,
-    failed: &mut Option<E>,
-    bytes: Vec<u8>,
-    mut step: impl FnMut(&[u8], usize) -> Result<(usize, Found), E>,
-) -> (u32, Option<E>) {
-    if let Some(e) = *failed {
-        return (count(bytes.len()), Some(e));
+/// A core reader with its window and its final error: what each resource holds.
+struct Reader<C, E> {
+    core: C,
+    window: Window,
+    failed: Option<E>,
+}
+
+impl<C, E: Copy> Reader<C, E> {
+    fn new(core: C) -> RefCell<Self> {
+        RefCell::new(Reader {
+            core,
+            window: Window::default(),
+            failed: None,
+        })
     }
-    let (held, error) = window.feed(bytes, |input| {
-        let mut at = 0;
-        loop {
-            match step(input, at) {
-                Err(e) => return (at, false, Some(e)),
-                Ok((used, found)) => {
-                    at += used;
-                    match found {
-                        Found::Event => {}
-                        Found::End => return (at, false, None),
-                        Found::More => return (at, true, None),
+
+    /// One feed: after an error (final, as in the core) the same error again; otherwise
+    /// `step(core, window, at)` is run from the start of the window until it needs more
+    /// input, ends or fails. `step` decodes from `at`, keeps the event it converted, and
+    /// answers the bytes it consumed. Returns the bytes of the window not consumed and the
+    /// error.
+    fn feed(
+        &mut self,
+        bytes: Vec<u8>,
+        mut step: impl FnMut(&mut C, &[u8], usize) -> Result<(usize, Found), E>,
+    ) -> (u32, Option<E>) {
+        if let Some(e) = self.failed {
+            return (count(bytes.len()), Some(e));
+        }
+        let core = &mut self.core;
+        let (held, error) = self.window.feed(bytes, |input| {
+            let mut at = 0;
+            loop {
+                match step(core, input, at) {
+                    Err(e) => return (at, false, Some(e)),
+                    Ok((used, found)) => {
+                        at += used;
+                        match found {
+                            Found::Event => {}
+                            Found::End => return (at, false, None),
+                            Found::More => return (at, true, None),
+                        }
                     }
                 }
             }
-        }
-    });
-    *failed = error;
-    (held, error)
+        });
+        self.failed = error;
+        (held, error)
+    }
 }
 
 /// The window from `at` on.
@@ -150,13 +168,7 @@ impl wit::Guest for Component {
 // ---- chunked ----
 
 /// The `chunked-decoder` resource.
-pub struct ChunkedDecoder(RefCell<Chunked>);
-
-struct Chunked {
-    core: chunked::ChunkedDecoder,
-    window: Window,
-    failed: Option<chunked::ChunkedError>,
-}
+pub struct ChunkedDecoder(RefCell<Reader<chunked::ChunkedDecoder, chunked::ChunkedError>>);
 
 fn chunked_limit(l: chunked::ChunkedLimit) -> wit::ChunkedLimit {
     use chunked::ChunkedLimit as C;
@@ -206,22 +218,12 @@ impl wit::GuestChunkedDecoder for ChunkedDecoder {
             max_trailer_bytes: or(limits.max_trailer_bytes, d.max_trailer_bytes),
             max_trailer_fields: or(limits.max_trailer_fields, d.max_trailer_fields),
         };
-        ChunkedDecoder(RefCell::new(Chunked {
-            core: chunked::ChunkedDecoder::new(limits),
-            window: Window::default(),
-            failed: None,
-        }))
+        ChunkedDecoder(Reader::new(chunked::ChunkedDecoder::new(limits)))
     }
 
     fn feed(&self, bytes: Vec<u8>) -> wit::ChunkedFed {
-        let mut this = self.0.borrow_mut();
-        let Chunked {
-            core,
-            window,
-            failed,
-        } = &mut *this;
         let mut events = Vec::new();
-        let (held, error) = drive(window, failed, bytes, |input, at| {
+        let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
             let step = core.decode(from(input, at))?;
             let (event, found) = match step.event {
                 Some(chunked::Chunk::Data(d)) => {
@@ -256,13 +258,7 @@ impl wit::GuestChunkedDecoder for ChunkedDecoder {
 // ---- form ----
 
 /// The `form-reader` resource.
-pub struct FormReader(RefCell<Form>);
-
-struct Form {
-    core: form::FormReader,
-    window: Window,
-    failed: Option<form::FormError>,
-}
+pub struct FormReader(RefCell<Reader<form::FormReader, form::FormError>>);
 
 fn form_error(e: form::FormError) -> wit::FormError {
     use form::{FormErrorKind as C, FormLimit as L};
@@ -298,22 +294,15 @@ impl wit::GuestFormReader for FormReader {
             max_value_bytes: or(limits.max_value_bytes, d.max_value_bytes),
             max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
         };
-        FormReader(RefCell::new(Form {
-            core: form::FormReader::new(query_profile(profile), limits),
-            window: Window::default(),
-            failed: None,
-        }))
+        FormReader(Reader::new(form::FormReader::new(
+            query_profile(profile),
+            limits,
+        )))
     }
 
     fn feed(&self, bytes: Vec<u8>, eof: bool) -> wit::FormFed {
-        let mut this = self.0.borrow_mut();
-        let Form {
-            core,
-            window,
-            failed,
-        } = &mut *this;
         let (mut events, mut decoded) = (Vec::new(), Vec::new());
-        let (held, error) = drive(window, failed, bytes, |input, at| {
+        let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
             let step = core.decode(from(input, at), eof)?;
             let (event, found) = match step.event {
                 Some(form::FormEvent::Pair(p)) => {
@@ -342,13 +331,7 @@ impl wit::GuestFormReader for FormReader {
 // ---- multipart ----
 
 /// The `multipart-reader` resource.
-pub struct MultipartReader(RefCell<Multipart>);
-
-struct Multipart {
-    core: multipart::MultipartReader,
-    window: Window,
-    failed: Option<multipart::MultipartError>,
-}
+pub struct MultipartReader(RefCell<Reader<multipart::MultipartReader, multipart::MultipartError>>);
 
 fn multipart_limit(l: multipart::MultipartLimit) -> wit::MultipartLimit {
     use multipart::MultipartLimit as C;
@@ -461,26 +444,16 @@ impl wit::GuestMultipartReader for MultipartReader {
         };
         let core =
             multipart::MultipartReader::new(&boundary, profile, limits).map_err(multipart_error)?;
-        Ok(wit::MultipartReader::new(MultipartReader(RefCell::new(
-            Multipart {
-                core,
-                window: Window::default(),
-                failed: None,
-            },
+        Ok(wit::MultipartReader::new(MultipartReader(Reader::new(
+            core,
         ))))
     }
 
     fn feed(&self, bytes: Vec<u8>, eof: bool) -> wit::MultipartFed {
         use multipart::MultipartEvent as C;
         use wit::MultipartEvent as W;
-        let mut this = self.0.borrow_mut();
-        let Multipart {
-            core,
-            window,
-            failed,
-        } = &mut *this;
         let (mut events, mut decoded) = (Vec::new(), Vec::new());
-        let (held, error) = drive(window, failed, bytes, |input, at| {
+        let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
             let step = core.decode(from(input, at), eof)?;
             let (event, found) = match step.event {
                 Some(C::Part(p)) => (W::Part(part(input, &mut decoded, &p)), Found::Event),
