@@ -8,6 +8,7 @@
 
 mod support;
 
+use proptest::prelude::*;
 use reqparse::body::chunked::ChunkedLimits;
 use reqparse::body::form::FormLimits;
 use reqparse::body::multipart::{MultipartLimits, Profile};
@@ -298,6 +299,59 @@ fn a_long_body_in_reads_keeps_guest_memory_flat() {
     assert_eq!(hash.0, want.0, "the data differs from what was fed");
     let memory = inspector.guest_memory_bytes();
     assert!(memory < 2 << 20, "the guest grew to {memory} bytes");
+}
+
+/// The vector inputs of one reader (with each case's settings), loaded once per test.
+fn inputs(file: &str) -> Vec<serde_json::Value> {
+    vectors::load(file)
+}
+
+/// A vector input with perhaps one byte changed to one that matters to the grammars, so that
+/// errors are split-invariant through the component too.
+fn changed(mut input: Vec<u8>, change: Option<(prop::sample::Index, u8)>) -> Vec<u8> {
+    if let (Some((at, byte)), false) = (change, input.is_empty()) {
+        let i = at.index(input.len());
+        input[i] = [b'\r', b'\n', b'-', b';', b'"', b':', b'&', byte][usize::from(byte % 8)];
+    }
+    input
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Reads cut anywhere (up to 8 cuts) of every reader's vector inputs, some with a byte
+    /// changed: the component's outcome is the native reader's.
+    #[test]
+    fn random_reads_match_native(
+        pick in any::<prop::sample::Index>(),
+        change in any::<Option<(prop::sample::Index, u8)>>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+    ) {
+        let mut inspector = inspector();
+        let chunked_cases = inputs("chunked.json");
+        let case = pick.get(&chunked_cases);
+        let input = changed(vectors::input_bytes(case), change);
+        let (reads, limits) = (body::cut(&input, &cuts), chunked::limits(case));
+        prop_assert_eq!(wasm_chunked(&mut inspector, &reads, limits), chunked::decode(&reads, limits));
+
+        let form_cases = inputs("form.json");
+        let case = pick.get(&form_cases);
+        let input = changed(vectors::required(case, "input").as_bytes().to_vec(), change);
+        let (reads, profile, limits) = (body::cut(&input, &cuts), vectors::profile(case), form::limits(case));
+        prop_assert_eq!(wasm_form(&mut inspector, &reads, profile, limits), form::decode(&reads, profile, limits));
+
+        let multipart_cases = inputs("multipart.json");
+        let case = pick.get(&multipart_cases);
+        let boundary = vectors::required(case, "boundary").as_bytes();
+        let input = changed(vectors::input_bytes(case), change);
+        let (reads, limits) = (body::cut(&input, &cuts), multipart::limits(case));
+        for profile in Profile::ALL {
+            prop_assert_eq!(
+                wasm_multipart(&mut inspector, &reads, boundary, profile, limits),
+                multipart::decode(&reads, boundary, profile, limits)
+            );
+        }
+    }
 }
 
 /// FNV-1a over a stream of pieces: the same whatever the pieces.

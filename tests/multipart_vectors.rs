@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use reqparse::body::multipart::{
     write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WriteError, WritePart,
 };
+use support::body::cut;
 use support::body::multipart::{decode, expected, limits, profiles, Outcome, PartOut};
 use support::vectors;
 
@@ -136,14 +137,6 @@ fn written(boundary: &str, parts: &[PartOut]) -> Option<Vec<u8>> {
     let body = write(boundary, &spec).unwrap();
     assert_eq!((body.len(), body.capacity()), (len, len));
     Some(body)
-}
-
-/// `input` cut at the given points.
-fn cut<'a>(input: &'a [u8], cuts: &[prop::sample::Index]) -> Vec<&'a [u8]> {
-    let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
-    points.extend([0, input.len()]);
-    points.sort_unstable();
-    points.windows(2).map(|w| &input[w[0]..w[1]]).collect()
 }
 
 proptest! {

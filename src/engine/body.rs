@@ -9,6 +9,12 @@
 //! and so does the wrapper, so that a slice can borrow from it: a read that follows a held
 //! tail is joined to it on the host (one copy of that read); the others are borrowed as they
 //! are.
+//!
+//! The guards are every call's: each read is checked against
+//! [`Limits::max_input_bytes`](super::Limits::max_input_bytes) before the guest sees it (feed a
+//! long body in reads below it: the guest's memory then stays at about one read plus the
+//! reader's bounded tail), each feed runs under the deadline and the memory cap, and a fault
+//! drops the instance, after which the reader answers [`EngineErrorKind::StaleHandle`].
 
 use std::borrow::Cow;
 

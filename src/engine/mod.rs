@@ -4,7 +4,9 @@
 //! precompiled ahead of time and cached next to it, so a server starts in milliseconds.
 //! [`WasmInspector`] owns one instance and reuses it for every call; `reqparse serve --engine
 //! wasm` keeps one per event loop and does a request's work in one [`WasmInspector::inspect`]
-//! call (a component call has a fixed cost of about 160 ns, so batching matters).
+//! call (a component call has a fixed cost of about 160 ns, so batching matters). Request
+//! bodies go through the guest's body readers as they arrive ([`WasmChunkedDecoder`],
+//! [`WasmFormReader`], [`WasmMultipartReader`]: one call per read, the native events back).
 //!
 //! The guest is untrusted as far as the host is concerned: each call runs under [`Limits`]
 //! (input size checked before entering the guest, a memory cap, an epoch deadline). A trap or a

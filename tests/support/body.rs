@@ -19,6 +19,14 @@ pub fn splits(input: &[u8]) -> Vec<(String, Vec<&[u8]>)> {
     all
 }
 
+/// `input` cut at the given points (a property test's reads).
+pub fn cut<'a>(input: &'a [u8], cuts: &[proptest::sample::Index]) -> Vec<&'a [u8]> {
+    let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
+    points.extend([0, input.len()]);
+    points.sort_unstable();
+    points.windows(2).map(|w| &input[w[0]..w[1]]).collect()
+}
+
 /// A vectors' expectation: `{"error": expect_error}` or `{key: expect}`.
 fn expected(case: &Value, key: &str) -> Value {
     match case.get("expect_error") {
