@@ -249,6 +249,34 @@ fn a_feed_over_the_input_cap_never_enters_the_guest() {
 }
 
 #[test]
+fn a_fault_in_a_feed_is_one_error_then_a_stale_reader_then_a_fresh_instance() {
+    // Reads may be large, the guest's memory may not: lifting a 4 MiB read traps.
+    let limits = Limits {
+        max_input_bytes: 8 << 20,
+        max_memory_bytes: 2 << 20,
+        ..Limits::default()
+    };
+    let mut inspector = engine_with(limits).inspector().expect("an instance");
+    let mut reader = inspector
+        .form_reader(query::Profile::Whatwg, FormLimits::default())
+        .expect("a reader");
+    let big = vec![b'a'; 4 << 20];
+    let err = reader.feed(&big, false).expect_err("over the memory cap");
+    assert_eq!(err.kind(), EngineErrorKind::MemoryLimit, "{err:#}");
+    let err = reader.feed(b"a=1", true).expect_err("the instance is gone");
+    assert_eq!(err.kind(), EngineErrorKind::StaleHandle, "{err:#}");
+    drop(reader);
+    // The inspector makes a new instance, and a new reader works.
+    let mut reader = inspector
+        .form_reader(query::Profile::Whatwg, FormLimits::default())
+        .expect("a reader on a new instance");
+    let fed = reader.feed(b"a=1", true).expect("a feed");
+    assert_eq!(fed.events.len(), 2, "{:?}", fed.events);
+    drop(reader);
+    assert_eq!(inspector.instances_created(), 2);
+}
+
+#[test]
 fn a_long_body_in_reads_keeps_guest_memory_flat() {
     // 16 MiB of file data in 64 KiB reads, each read ending in a piece of the delimiter so
     // the guest always holds a tail: the guest's memory must not follow the body.
