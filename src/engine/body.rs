@@ -458,6 +458,14 @@ impl WasmFormReader<'_> {
     }
 
     /// How many bytes the guest holds (a pair not yet ended).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut reader = inspector.form_reader(Default::default(), Default::default())?;
+    /// reader.feed(b"a=1&bc", false)?;
+    /// assert_eq!(reader.held(), 2);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn held(&self) -> usize {
         self.window.tail.len()
     }
@@ -495,37 +503,107 @@ pub struct WasmPart<'a> {
 
 impl<'a> WasmPart<'a> {
     /// The `name` parameter as the profile reads it ([`Part::name`](crate::body::multipart::Part::name)).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.name(), "a%22b"); // Fetch: as written
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn name(&self) -> &'a str {
         self.name
     }
 
     /// The `name` parameter's bytes as written, without quotes.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.name_bytes(), b"a%22b");
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn name_bytes(&self) -> &'a [u8] {
         self.name_bytes
     }
 
     /// The filename, when the part has one: the effective name and the raw bytes.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.filename().map(|f| f.basename().to_owned()).as_deref(), Some("x.txt"));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn filename(&self) -> Option<Filename<'a>> {
         self.filename
             .map(|(effective, raw)| Filename::new(Cow::Borrowed(effective), raw))
     }
 
     /// The `Content-Type` value as sent, without surrounding whitespace.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.content_type(), Some(&b"text/plain"[..]));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn content_type(&self) -> Option<&'a [u8]> {
         self.content_type
     }
 
     /// The header block as sent, without the empty line that ends it.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert!(part.header_block().ends_with(b"text/plain\r\n"));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn header_block(&self) -> &'a [u8] {
         self.header_block
     }
 
     /// Where the header block starts, in bytes from the start of the body.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.offset(), 5);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// The part's number, from 0.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.index(), 0);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn index(&self) -> usize {
         self.index
     }
@@ -775,6 +853,14 @@ impl WasmMultipartReader<'_> {
 
     /// How many bytes the guest holds (what may begin a delimiter, an incomplete header
     /// block).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// reader.feed(b"--b\r\nContent-Disp", false)?;
+    /// assert_eq!(reader.held(), 12);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
     pub fn held(&self) -> usize {
         self.window.tail.len()
     }
