@@ -6,110 +6,11 @@ mod support;
 
 use proptest::prelude::*;
 use reqparse::body::chunked::{Chunk, ChunkedDecoder, ChunkedLimits};
-use serde_json::{json, Value};
+use support::body::chunked::{decode, expected, limits};
 use support::vectors;
 
 #[global_allocator]
 static GLOBAL: support::alloc::Counting = support::alloc::Counting;
-
-/// What a body decoded to, as the vectors write it: data, trailers and consumed bytes, or
-/// the error.
-#[derive(Debug, PartialEq, Eq)]
-struct Outcome {
-    data: Vec<u8>,
-    trailers: Vec<(Vec<u8>, Vec<u8>)>,
-    consumed: u64,
-    error: Option<(&'static str, u64)>,
-}
-
-/// Feeds `reads` in turn as a caller would: bytes not consumed stay at the front of its
-/// buffer, and never more than an incomplete line's limit of them.
-fn decode(reads: &[&[u8]], limits: ChunkedLimits) -> Outcome {
-    let mut decoder = ChunkedDecoder::new(limits);
-    let mut out = Outcome {
-        data: Vec::new(),
-        trailers: Vec::new(),
-        consumed: 0,
-        error: None,
-    };
-    let held_at_most = limits.max_line_bytes.max(limits.max_trailer_bytes);
-    let mut pending = Vec::new();
-    'reads: for read in reads {
-        pending.extend_from_slice(read);
-        loop {
-            let step = match decoder.decode(&pending) {
-                Ok(step) => step,
-                Err(e) => {
-                    out.error = Some((e.kind.name(), e.offset));
-                    return out;
-                }
-            };
-            let done = match step.event {
-                Some(Chunk::Data(d)) => {
-                    out.data.extend_from_slice(d);
-                    false
-                }
-                Some(Chunk::Trailer { name, value }) => {
-                    out.trailers.push((name.to_vec(), value.to_vec()));
-                    false
-                }
-                Some(Chunk::End) => true,
-                None => {
-                    pending.drain(..step.consumed);
-                    assert!(pending.len() < held_at_most, "held {} bytes", pending.len());
-                    continue 'reads;
-                }
-            };
-            pending.drain(..step.consumed);
-            if done {
-                break 'reads;
-            }
-        }
-    }
-    out.consumed = decoder.position();
-    if let Err(e) = decoder.finish() {
-        out.error = Some((e.kind.name(), e.offset));
-    }
-    out
-}
-
-fn limits(case: &Value) -> ChunkedLimits {
-    limits_from!(
-        case,
-        ChunkedLimits::default(),
-        max_size_digits,
-        max_line_bytes,
-        max_extension_bytes,
-        overhead_grace,
-        max_body_bytes,
-        max_trailer_bytes,
-        max_trailer_fields
-    )
-}
-
-/// The outcome as the vectors write it.
-fn shape(o: &Outcome) -> Value {
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    match o.error {
-        Some((kind, offset)) => json!({"error": {"kind": kind, "offset": offset}}),
-        None => json!({
-            "data": text(&o.data),
-            "trailers": o.trailers.iter().map(|(n, v)| json!([text(n), text(v)])).collect::<Vec<_>>(),
-            "consumed": o.consumed,
-        }),
-    }
-}
-
-fn expected(case: &Value, consumed: u64) -> Value {
-    if let Some(e) = case.get("expect_error") {
-        return json!({"error": e});
-    }
-    let mut want = case["expect"].clone();
-    if want.get("consumed").is_none() {
-        want["consumed"] = json!(consumed);
-    }
-    want
-}
 
 #[test]
 fn vectors_whole_and_split() {
@@ -119,8 +20,8 @@ fn vectors_whole_and_split() {
         let limits = limits(case);
         let whole = decode(&[&input], limits);
         let want = expected(case, input.len() as u64);
-        if shape(&whole) != want {
-            failures.push(format!("{source}: got {} want {want}", shape(&whole)));
+        if whole.shape() != want {
+            failures.push(format!("{source}: got {} want {want}", whole.shape()));
             return;
         }
         // Every split into two reads, and one byte at a time: the same outcome.

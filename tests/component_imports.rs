@@ -38,6 +38,7 @@ fn component_imports_nothing_and_exports_the_world() {
     assert_eq!(
         exports,
         [
+            "reqparse:http/body@0.1.0",
             "reqparse:http/disposition@0.1.0",
             "reqparse:http/inspect@0.1.0",
             "reqparse:http/query@0.1.0",

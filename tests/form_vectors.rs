@@ -4,67 +4,14 @@
 
 mod support;
 
-use reqparse::body::form::{FormErrorKind, FormEvent, FormLimits, FormReader};
-use reqparse::query::{Profile, QueryErrorKind};
+use reqparse::body::form::{FormEvent, FormLimits, FormReader};
+use reqparse::query::Profile;
 use serde_json::{json, Value};
+use support::body::form::{decode, expected, limits, shape, Outcome};
 use support::vectors;
 
 #[global_allocator]
 static GLOBAL: support::alloc::Counting = support::alloc::Counting;
-
-/// The pairs and offsets a body decoded to, or the error's kind name and offset.
-type Outcome = Result<Vec<(String, String, u64)>, (String, u64)>;
-
-fn kind_name(kind: FormErrorKind) -> String {
-    match kind {
-        FormErrorKind::Decode(QueryErrorKind::InvalidEscape) => "invalid-escape".into(),
-        FormErrorKind::Decode(QueryErrorKind::InvalidUtf8) => "invalid-utf8".into(),
-        FormErrorKind::Decode(other) => format!("{other:?}"),
-        FormErrorKind::Limit(limit) => format!("limit:{}", limit.name()),
-        other => format!("{other:?}"),
-    }
-}
-
-/// Feeds `reads` as a caller would: what was not consumed stays at the front of its buffer.
-fn decode(reads: &[&[u8]], profile: Profile, limits: FormLimits) -> Outcome {
-    let mut reader = FormReader::new(profile, limits);
-    let mut pairs = Vec::new();
-    let mut pending = Vec::new();
-    for (i, read) in reads.iter().enumerate() {
-        pending.extend_from_slice(read);
-        let eof = i + 1 == reads.len();
-        loop {
-            let step = reader
-                .decode(&pending, eof)
-                .map_err(|e| (kind_name(e.kind), e.offset))?;
-            let (consumed, event) = (
-                step.consumed,
-                step.event.map(|e| match e {
-                    FormEvent::Pair(p) => Some((p.name.to_owned(), p.value.to_owned(), p.offset)),
-                    FormEvent::End => None,
-                }),
-            );
-            pending.drain(..consumed);
-            match event {
-                Some(Some(pair)) => pairs.push(pair),
-                Some(None) => return Ok(pairs),
-                None => break,
-            }
-        }
-    }
-    panic!("no end after the last read");
-}
-
-fn limits(case: &Value) -> FormLimits {
-    limits_from!(
-        case,
-        FormLimits::default(),
-        max_pairs,
-        max_name_bytes,
-        max_value_bytes,
-        max_body_bytes
-    )
-}
 
 /// Whole, split in two at every point, one byte at a time: the same outcome, which is returned.
 fn every_split(input: &[u8], profile: Profile, limits: FormLimits) -> Result<Outcome, String> {
@@ -92,18 +39,9 @@ fn form_vectors() {
             Ok(got) => got,
             Err(e) => return failures.push(format!("{source}: {e}")),
         };
-        let shape = match &got {
-            Ok(pairs) => {
-                json!({"expect": pairs.iter().map(|(n, v, _)| json!([n, v])).collect::<Vec<_>>()})
-            }
-            Err((kind, offset)) => json!({"expect_error": {"kind": kind, "offset": offset}}),
-        };
-        let want = match case.get("expect_error") {
-            Some(e) => json!({"expect_error": e}),
-            None => json!({"expect": case["expect"]}),
-        };
-        if shape != want {
-            failures.push(format!("{source}: got {shape} want {want}"));
+        let (got, want) = (shape(&got), expected(case));
+        if got != want {
+            failures.push(format!("{source}: got {got} want {want}"));
         }
     });
 }

@@ -8,150 +8,12 @@ use proptest::prelude::*;
 use reqparse::body::multipart::{
     write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WriteError, WritePart,
 };
-use serde_json::{json, Value};
+use support::body::cut;
+use support::body::multipart::{decode, expected, limits, profiles, Outcome, PartOut};
 use support::vectors;
 
 #[global_allocator]
 static GLOBAL: support::alloc::Counting = support::alloc::Counting;
-
-/// One part as the tests compare it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct PartOut {
-    name: String,
-    filename: Option<String>,
-    content_type: Option<Vec<u8>>,
-    data: Vec<u8>,
-}
-
-/// What a body read to: its parts (the last one perhaps cut short by the error) and the
-/// error, as `(kind name, offset)`.
-#[derive(Debug, PartialEq, Eq)]
-struct Outcome {
-    parts: Vec<PartOut>,
-    error: Option<(&'static str, u64)>,
-}
-
-/// Feeds `reads` in turn as a caller would: bytes not consumed stay at the front of its
-/// buffer, and the reader may hold back only what its contract says.
-fn decode(reads: &[&[u8]], boundary: &[u8], profile: Profile, limits: MultipartLimits) -> Outcome {
-    let mut out = Outcome {
-        parts: Vec::new(),
-        error: None,
-    };
-    let mut reader = match MultipartReader::new(boundary, profile, limits) {
-        Ok(reader) => reader,
-        Err(e) => {
-            out.error = Some((e.kind.name(), e.offset));
-            return out;
-        }
-    };
-    let delimiter = boundary.len() + 4;
-    let mut pending = Vec::new();
-    let mut in_data = false;
-    for (i, read) in reads.iter().enumerate() {
-        pending.extend_from_slice(read);
-        let eof = i + 1 == reads.len();
-        loop {
-            let step = match reader.decode(&pending, eof) {
-                Ok(step) => step,
-                Err(e) => {
-                    out.error = Some((e.kind.name(), e.offset));
-                    return out;
-                }
-            };
-            let mut end = false;
-            match step.event {
-                Some(MultipartEvent::Part(p)) => {
-                    in_data = true;
-                    out.parts.push(PartOut {
-                        name: p.name().into_owned(),
-                        filename: p.filename().map(|f| f.as_str().to_owned()),
-                        content_type: p.content_type().map(<[u8]>::to_vec),
-                        data: Vec::new(),
-                    });
-                }
-                Some(MultipartEvent::Data(d)) => {
-                    assert!(in_data && !d.is_empty(), "data outside a part, or empty");
-                    out.parts.last_mut().unwrap().data.extend_from_slice(d);
-                }
-                Some(MultipartEvent::PartEnd) => in_data = false,
-                Some(MultipartEvent::End) => end = true,
-                None => {
-                    pending.drain(..step.consumed);
-                    let cap = if in_data {
-                        delimiter
-                    } else {
-                        limits.max_header_bytes.max(delimiter)
-                    };
-                    assert!(pending.len() < cap, "held {} bytes", pending.len());
-                    assert!(!eof, "no event at the end of the input");
-                    break;
-                }
-            }
-            pending.drain(..step.consumed);
-            if end {
-                assert!(pending.is_empty() && eof, "End before the end of the input");
-                return out;
-            }
-        }
-    }
-    unreachable!("the last read has eof set")
-}
-
-fn limits(case: &Value) -> MultipartLimits {
-    limits_from!(
-        case,
-        MultipartLimits::default(),
-        max_parts,
-        max_boundary_bytes,
-        max_headers,
-        max_header_bytes,
-        max_value_bytes,
-        max_body_bytes,
-        max_preamble_bytes,
-        max_epilogue_bytes,
-    )
-}
-
-/// The case's profiles: `profiles` (names), the default when absent.
-fn profiles(case: &Value) -> Vec<Profile> {
-    match case.get("profiles").and_then(Value::as_array) {
-        None => vec![Profile::default()],
-        Some(names) => names
-            .iter()
-            .map(|n| n.as_str().and_then(|n| n.parse().ok()))
-            .map(|p| p.unwrap_or_else(|| panic!("profiles in {case}")))
-            .collect(),
-    }
-}
-
-/// The outcome as the vectors write it.
-fn shape(o: &Outcome) -> Value {
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    if let Some((kind, offset)) = o.error {
-        return json!({"error": {"kind": kind, "offset": offset}});
-    }
-    let parts: Vec<Value> = o
-        .parts
-        .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "filename": p.filename,
-                "content_type": p.content_type.as_deref().map(text),
-                "data": text(&p.data),
-            })
-        })
-        .collect();
-    json!({"parts": parts})
-}
-
-fn expected(case: &Value) -> Value {
-    match case.get("expect_error") {
-        Some(e) => json!({"error": e}),
-        None => json!({"parts": case["expect"]}),
-    }
-}
 
 #[test]
 fn vectors_whole_and_split() {
@@ -163,10 +25,10 @@ fn vectors_whole_and_split() {
         let want = expected(case);
         for profile in profiles(case) {
             let whole = decode(&[&input], boundary, profile, limits);
-            if shape(&whole) != want {
+            if whole.shape() != want {
                 failures.push(format!(
                     "{source} [{profile}]: got {} want {want}",
-                    shape(&whole)
+                    whole.shape()
                 ));
                 continue;
             }
@@ -275,14 +137,6 @@ fn written(boundary: &str, parts: &[PartOut]) -> Option<Vec<u8>> {
     let body = write(boundary, &spec).unwrap();
     assert_eq!((body.len(), body.capacity()), (len, len));
     Some(body)
-}
-
-/// `input` cut at the given points.
-fn cut<'a>(input: &'a [u8], cuts: &[prop::sample::Index]) -> Vec<&'a [u8]> {
-    let mut points: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
-    points.extend([0, input.len()]);
-    points.sort_unstable();
-    points.windows(2).map(|w| &input[w[0]..w[1]]).collect()
 }
 
 proptest! {

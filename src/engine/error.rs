@@ -31,8 +31,12 @@ pub enum EngineErrorKind {
     MemoryLimit,
     /// Any other trap in the guest.
     Trap,
-    /// A query map was used after a fault dropped the instance that made it.
+    /// A resource (a query map, a body reader) was used after a fault dropped the instance
+    /// that made it.
     StaleHandle,
+    /// The guest's answer broke the interface's contract (a span outside what was fed, text
+    /// that is not UTF-8): a faulty or foreign component.
+    InvalidAnswer,
 }
 
 /// An error of the engine: loading the component ([`WasmEngine::load`](super::WasmEngine::load)),

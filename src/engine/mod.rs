@@ -4,7 +4,9 @@
 //! precompiled ahead of time and cached next to it, so a server starts in milliseconds.
 //! [`WasmInspector`] owns one instance and reuses it for every call; `reqparse serve --engine
 //! wasm` keeps one per event loop and does a request's work in one [`WasmInspector::inspect`]
-//! call (a component call has a fixed cost of about 160 ns, so batching matters).
+//! call (a component call has a fixed cost of about 160 ns, so batching matters). Request
+//! bodies go through the guest's body readers as they arrive ([`WasmChunkedDecoder`],
+//! [`WasmFormReader`], [`WasmMultipartReader`]: one call per read, the native events back).
 //!
 //! The guest is untrusted as far as the host is concerned: each call runs under [`Limits`]
 //! (input size checked before entering the guest, a memory cap, an epoch deadline). A trap or a
@@ -23,9 +25,12 @@
 //! ```
 
 // One file per concern: the error type, the limits and what enforces them, the precompiled
-// cache, an instance and its typed calls, the query-map handle.
+// cache, an instance and its typed calls, the resource handle, the query-map and body-reader
+// wrappers.
+mod body;
 mod cache;
 mod error;
+mod handle;
 mod inspector;
 mod limits;
 mod query_map;
@@ -38,6 +43,9 @@ use wasmtime::{Config, Engine};
 
 use limits::GuestState;
 
+pub use body::{
+    Fed, WasmChunkedDecoder, WasmFormReader, WasmMultipartEvent, WasmMultipartReader, WasmPart,
+};
 pub use error::{EngineError, EngineErrorKind};
 pub use inspector::{span_text, WasmInspector};
 pub use limits::Limits;

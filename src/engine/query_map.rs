@@ -4,7 +4,8 @@ use wasmtime::component::ResourceAny;
 use wasmtime::Store;
 
 use super::bindings::exports::reqparse::http::query;
-use super::error::{EngineError, EngineErrorKind};
+use super::error::EngineError;
+use super::handle::Handle;
 use super::inspector::WasmInspector;
 use super::limits::GuestState;
 use super::{MapOptions, ParseError};
@@ -27,8 +28,7 @@ use super::{MapOptions, ParseError};
 /// # Ok::<(), reqparse::engine::EngineError>(())
 /// ```
 pub struct QueryMap<'i> {
-    inspector: &'i mut WasmInspector,
-    handle: ResourceAny,
+    handle: Handle<'i>,
 }
 
 // The call that makes a map lives beside the handle it returns, so the inspector does not
@@ -57,8 +57,7 @@ impl WasmInspector {
                 .call_parse(store, input, options)
         })?;
         Ok(parsed.map(|handle| QueryMap {
-            inspector: self,
-            handle,
+            handle: Handle::new(self, handle),
         }))
     }
 }
@@ -73,19 +72,9 @@ impl QueryMap<'_> {
             ResourceAny,
         ) -> wasmtime::Result<R>,
     ) -> Result<R, EngineError> {
-        self.inspector.shared.limits.check_input(input_len)?;
-        let handle = self.handle;
-        let deadline = self.inspector.deadline_ticks;
-        let Some(live) = self.inspector.live.as_mut() else {
-            return Err(EngineError::new(
-                EngineErrorKind::StaleHandle,
-                "a fault dropped the instance that holds this query map",
-            ));
-        };
-        let result = live.enter(deadline, |api, store| {
+        self.handle.call(input_len, |api, store, handle| {
             f(api.reqparse_http_query().query_map(), store, handle)
-        });
-        self.inspector.drop_on_fault(result)
+        })
     }
 
     /// The first value of `name`.
@@ -153,19 +142,5 @@ impl QueryMap<'_> {
     /// ```
     pub fn entries(&mut self) -> Result<Vec<(String, Vec<String>)>, EngineError> {
         self.call(0, |api, store, h| api.call_entries(store, h))
-    }
-}
-
-impl Drop for QueryMap<'_> {
-    fn drop(&mut self) {
-        // No instance: a fault dropped it, and the map with it.
-        if let Some(live) = self.inspector.live.as_mut() {
-            // The guest's destructor runs under a fresh deadline, like any call.
-            live.store.set_epoch_deadline(self.inspector.deadline_ticks);
-            // A failing destructor means the instance is broken: replace it.
-            if self.handle.resource_drop(&mut live.store).is_err() {
-                self.inspector.live = None;
-            }
-        }
     }
 }

@@ -26,6 +26,9 @@ use exports::reqparse::http::uri as wit_uri;
 
 struct Component;
 
+// The `body` interface: the body readers as resources.
+mod body;
+
 export!(Component);
 
 /// Offsets past `u32::MAX` cannot happen (wasm32 inputs are shorter), but saturate rather than

@@ -3,6 +3,7 @@
 //!
 //! - [`alloc`]: the counting global allocator (declare it with one line, see there);
 //! - [`vectors`]: `tests/vectors/*.json`, with the schema's defaults for missing keys;
+//! - [`body`]: the body readers' vectors: outcomes, the native feeding loops, the splits;
 //! - [`component`]: `target/wasm/reqparse.component.wasm` in wasmtime (feature `engine-wasm`);
 //! - [`host`]: a shim server on a loopback port and a small HTTP/1.1 client (feature `host`);
 //! - [`serve`]: `reqparse serve` as a child process, stopped by a signal (feature `cli`).
@@ -11,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod alloc;
+pub mod body;
 #[cfg(feature = "engine-wasm")]
 pub mod component;
 #[cfg(feature = "host")]

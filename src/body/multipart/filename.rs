@@ -39,7 +39,15 @@ pub struct Filename<'a> {
 }
 
 impl<'a> Filename<'a> {
-    pub(super) fn new(value: Cow<'a, str>, raw: &'a [u8]) -> Self {
+    /// A filename from its two readings, as a reader that is not this crate's (the component,
+    /// through `reqparse::engine`) hands them out: the effective name and the raw bytes.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::Filename;
+    /// let f = Filename::new("C:\\x\\a.txt".into(), b"C:\\x\\a.txt");
+    /// assert_eq!(f.basename(), "a.txt");
+    /// ```
+    pub fn new(value: Cow<'a, str>, raw: &'a [u8]) -> Self {
         Filename { value, raw }
     }
 

@@ -1,0 +1,867 @@
+//! The body readers through the component (`body` interface): [`WasmChunkedDecoder`],
+//! [`WasmFormReader`], [`WasmMultipartReader`], each a handle on the guest's resource that
+//! takes the host's reads as they come and answers the native events, borrowing from what was
+//! fed, and the native errors.
+//!
+//! One guest call per read: the read's bytes go in once and every event it completes comes
+//! back as spans of the read (see `wit/reqparse.wit`), which this module turns back into
+//! slices. The guest keeps the tail it could not consume yet (bounded by the reader's limits),
+//! and so does the wrapper, so that a slice can borrow from it: a read that follows a held
+//! tail is joined to it on the host (one copy of that read); the others are borrowed as they
+//! are.
+//!
+//! The guards are every call's: each read is checked against
+//! [`Limits::max_input_bytes`](super::Limits::max_input_bytes) before the guest sees it (feed a
+//! long body in reads below it: the guest's memory then stays at about one read plus the
+//! reader's bounded tail), each feed runs under the deadline and the memory cap, and a fault
+//! drops the instance, after which the reader answers [`EngineErrorKind::StaleHandle`].
+
+use std::borrow::Cow;
+
+use super::bindings::exports::reqparse::http::body as wit;
+use super::error::{EngineError, EngineErrorKind};
+use super::handle::Handle;
+use super::inspector::WasmInspector;
+use crate::body::multipart::Filename;
+use crate::body::{chunked, form, multipart};
+use crate::{disposition, query};
+
+/// What one feed gave: the events it completed, in order, and the error that stopped the
+/// body, if any (after the events found before it; an error is final, as in the core).
+///
+/// ```
+/// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+/// use reqparse::body::chunked::{Chunk, ChunkedErrorKind, ChunkedLimits};
+/// let mut decoder = inspector.chunked_decoder(ChunkedLimits::default())?;
+/// let fed = decoder.feed(b"2\r\nhi\r\n0;\r\n")?;
+/// assert_eq!(fed.events, [Chunk::Data(b"hi")]);
+/// assert_eq!(fed.error.map(|e| (e.kind, e.offset)), Some((ChunkedErrorKind::InvalidExtension, 9)));
+/// # Ok::<(), reqparse::engine::EngineError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fed<E, X> {
+    /// The events, borrowing from what was fed.
+    pub events: Vec<E>,
+    /// The error that stopped the body.
+    pub error: Option<X>,
+}
+
+/// The host's side of the window (see `wit/reqparse.wit`): the tail the guest holds,
+/// mirrored, and what the last feed's events borrow from.
+#[derive(Default)]
+struct Window {
+    tail: Vec<u8>,
+    /// The tail followed by the last read, when there was a tail.
+    joined: Vec<u8>,
+    /// The last feed's `decoded` buffer.
+    decoded: Vec<u8>,
+    /// Bytes of the body consumed so far.
+    position: u64,
+}
+
+/// Resolves the guest's spans against one feed's window and decoded buffer.
+#[derive(Clone, Copy)]
+struct Spans<'a> {
+    window: &'a [u8],
+    decoded: &'a [u8],
+}
+
+fn invalid(what: &str) -> EngineError {
+    EngineError::new(
+        EngineErrorKind::InvalidAnswer,
+        format!("the guest answered {what}"),
+    )
+}
+
+impl Window {
+    /// This feed's window (the tail, then `bytes`), after a guest call that left `held` of
+    /// it unconsumed; keeps that tail for the next feed when the reader `goes_on`.
+    fn advance<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        held: u32,
+        decoded: Vec<u8>,
+        goes_on: bool,
+    ) -> Result<Spans<'a>, EngineError> {
+        let window: &'a [u8] = if self.tail.is_empty() {
+            bytes
+        } else {
+            self.joined.clear();
+            self.joined.extend_from_slice(&self.tail);
+            self.joined.extend_from_slice(bytes);
+            &self.joined
+        };
+        let consumed = window
+            .len()
+            .checked_sub(held as usize)
+            .ok_or_else(|| invalid("more held bytes than were fed"))?;
+        self.position += consumed as u64;
+        self.tail.clear();
+        if goes_on {
+            self.tail.extend_from_slice(&window[consumed..]);
+        }
+        self.decoded = decoded;
+        Ok(Spans {
+            window,
+            decoded: &self.decoded,
+        })
+    }
+}
+
+impl<'a> Spans<'a> {
+    fn span(self, s: wit::Span) -> Result<&'a [u8], EngineError> {
+        let start = s.start as usize;
+        self.window
+            .get(start..start.saturating_add(s.len as usize))
+            .ok_or_else(|| invalid("a span outside what was fed"))
+    }
+
+    fn text(self, t: wit::Text) -> Result<&'a str, EngineError> {
+        let (source, s) = match t {
+            wit::Text::Window(s) => (self.window, s),
+            wit::Text::Decoded(s) => (self.decoded, s),
+        };
+        let start = s.start as usize;
+        let bytes = source
+            .get(start..start.saturating_add(s.len as usize))
+            .ok_or_else(|| invalid("a text span out of range"))?;
+        std::str::from_utf8(bytes).map_err(|_| invalid("text that is not UTF-8"))
+    }
+}
+
+/// A native limit as the WIT record takes it (saturating: a limit past `u32::MAX` is as good
+/// as none on wasm32).
+fn limit(n: usize) -> Option<u32> {
+    Some(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+// ---- chunked ----
+
+/// A chunked body decoded in the guest (`chunked-decoder`); see [`ChunkedDecoder`] for the
+/// events and errors.
+///
+/// [`ChunkedDecoder`]: crate::body::chunked::ChunkedDecoder
+///
+/// ```
+/// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+/// use reqparse::body::chunked::{Chunk, ChunkedLimits};
+/// let mut decoder = inspector.chunked_decoder(ChunkedLimits::default())?;
+/// // Reads split anywhere: the guest holds the incomplete size line.
+/// assert_eq!(decoder.feed(b"5\r\nhel")?.events, [Chunk::Data(b"hel")]);
+/// assert_eq!(decoder.feed(b"lo\r\n0\r")?.events, [Chunk::Data(b"lo")]);
+/// assert_eq!(decoder.feed(b"\n\r\n")?.events, [Chunk::End]);
+/// assert_eq!(decoder.finish()?, Ok(()));
+/// assert_eq!(decoder.position(), 15);
+/// # Ok::<(), reqparse::engine::EngineError>(())
+/// ```
+pub struct WasmChunkedDecoder<'i> {
+    handle: Handle<'i>,
+    window: Window,
+}
+
+fn chunked_error(e: wit::ChunkedError) -> chunked::ChunkedError {
+    use chunked::{ChunkedErrorKind as C, ChunkedLimit as L};
+    use wit::{ChunkedErrorKind as W, ChunkedLimit as WL};
+    let kind = match e.kind {
+        W::EmptySize => C::EmptySize,
+        W::InvalidSize => C::InvalidSize,
+        W::SizeOverflow => C::SizeOverflow,
+        W::InvalidExtension => C::InvalidExtension,
+        W::BareCr => C::BareCr,
+        W::BareLf => C::BareLf,
+        W::MissingCrlf => C::MissingCrlf,
+        W::InvalidTrailer => C::InvalidTrailer,
+        W::UnexpectedEnd => C::UnexpectedEnd,
+        W::Limit(limit) => C::Limit(match limit {
+            WL::MaxSizeDigits => L::SizeDigits,
+            WL::MaxLineBytes => L::LineBytes,
+            WL::MaxExtensionBytes => L::ExtensionBytes,
+            WL::OverheadGrace => L::Overhead,
+            WL::MaxBodyBytes => L::BodyBytes,
+            WL::MaxTrailerBytes => L::TrailerBytes,
+            WL::MaxTrailerFields => L::TrailerFields,
+        }),
+    };
+    chunked::ChunkedError {
+        kind,
+        offset: e.offset,
+    }
+}
+
+impl WasmInspector {
+    /// `chunked-decoder`: a chunked body decoded in this inspector's instance.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::chunked::{ChunkedLimits, Chunk};
+    /// let limits = ChunkedLimits { max_body_bytes: 4, ..ChunkedLimits::default() };
+    /// let mut decoder = inspector.chunked_decoder(limits)?;
+    /// let err = decoder.feed(b"5\r\nhello")?.error.unwrap();
+    /// assert_eq!(err.to_string(), "chunked body over max_body_bytes at byte 0");
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn chunked_decoder(
+        &mut self,
+        limits: chunked::ChunkedLimits,
+    ) -> Result<WasmChunkedDecoder<'_>, EngineError> {
+        let limits = wit::ChunkedLimits {
+            max_size_digits: limit(limits.max_size_digits),
+            max_line_bytes: limit(limits.max_line_bytes),
+            max_extension_bytes: limit(limits.max_extension_bytes),
+            overhead_grace: Some(limits.overhead_grace),
+            max_body_bytes: Some(limits.max_body_bytes),
+            max_trailer_bytes: limit(limits.max_trailer_bytes),
+            max_trailer_fields: limit(limits.max_trailer_fields),
+        };
+        let handle = self.call(0, |api, store| {
+            api.reqparse_http_body()
+                .chunked_decoder()
+                .call_constructor(store, limits)
+        })?;
+        Ok(WasmChunkedDecoder {
+            handle: Handle::new(self, handle),
+            window: Window::default(),
+        })
+    }
+}
+
+impl WasmChunkedDecoder<'_> {
+    /// Decodes what `bytes` (the next read) completes: data and trailers borrowed from the
+    /// reads, as [`ChunkedDecoder::decode`](crate::body::chunked::ChunkedDecoder::decode) hands
+    /// them out (data may come in other pieces).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::chunked::{Chunk, ChunkedLimits};
+    /// let mut decoder = inspector.chunked_decoder(ChunkedLimits::default())?;
+    /// let fed = decoder.feed(b"0\r\nExpires: never\r\n\r\n")?;
+    /// assert_eq!(fed.events, [Chunk::Trailer { name: b"Expires", value: b"never" }, Chunk::End]);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn feed<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+    ) -> Result<Fed<chunked::Chunk<'a>, chunked::ChunkedError>, EngineError> {
+        let fed = self.handle.call(bytes.len(), |api, store, h| {
+            api.reqparse_http_body()
+                .chunked_decoder()
+                .call_feed(store, h, bytes)
+        })?;
+        let ended =
+            fed.error.is_some() || matches!(fed.events.last(), Some(wit::ChunkedEvent::End));
+        let spans = self.window.advance(bytes, fed.held, Vec::new(), !ended)?;
+        let events = fed
+            .events
+            .into_iter()
+            .map(|event| {
+                Ok(match event {
+                    wit::ChunkedEvent::Data(d) => chunked::Chunk::Data(spans.span(d)?),
+                    wit::ChunkedEvent::Trailer((name, value)) => chunked::Chunk::Trailer {
+                        name: spans.span(name)?,
+                        value: spans.span(value)?,
+                    },
+                    wit::ChunkedEvent::End => chunked::Chunk::End,
+                })
+            })
+            .collect::<Result<_, EngineError>>()?;
+        Ok(Fed {
+            events,
+            error: fed.error.map(chunked_error),
+        })
+    }
+
+    /// Says that the input has ended: an error unless the body was complete
+    /// ([`ChunkedDecoder::finish`](crate::body::chunked::ChunkedDecoder::finish)).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::chunked::{ChunkedErrorKind, ChunkedLimits};
+    /// let mut decoder = inspector.chunked_decoder(ChunkedLimits::default())?;
+    /// decoder.feed(b"3\r\nab")?;
+    /// let err = decoder.finish()?.unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (ChunkedErrorKind::UnexpectedEnd, 5));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn finish(&mut self) -> Result<Result<(), chunked::ChunkedError>, EngineError> {
+        let done = self.handle.call(0, |api, store, h| {
+            api.reqparse_http_body()
+                .chunked_decoder()
+                .call_finish(store, h)
+        })?;
+        Ok(done.map_err(chunked_error))
+    }
+
+    /// Bytes of the body consumed so far: the offset of the first byte not consumed.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut decoder = inspector.chunked_decoder(Default::default())?;
+    /// decoder.feed(b"0\r\n\r\nGET / HTTP/1.1")?;
+    /// assert_eq!(decoder.position(), 5); // the next request starts there
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn position(&self) -> u64 {
+        self.window.position
+    }
+
+    /// How many bytes the guest holds (not consumed yet, fed again with the next read).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut decoder = inspector.chunked_decoder(Default::default())?;
+    /// decoder.feed(b"1F")?;
+    /// assert_eq!(decoder.held(), 2);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn held(&self) -> usize {
+        self.window.tail.len()
+    }
+}
+
+// ---- form ----
+
+/// A form-urlencoded body read in the guest (`form-reader`); see
+/// [`FormReader`](crate::body::form::FormReader) for the events and errors.
+///
+/// ```
+/// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+/// use reqparse::body::form::{FormEvent, FormLimits};
+/// use reqparse::query::Profile;
+/// let mut reader = inspector.form_reader(Profile::Whatwg, FormLimits::default())?;
+/// assert!(reader.feed(b"name=Jos", false)?.events.is_empty()); // held: the pair goes on
+/// let fed = reader.feed(b"%C3%A9&q", true)?;
+/// let FormEvent::Pair(pair) = fed.events[0] else { panic!() };
+/// assert_eq!((pair.name, pair.value, pair.offset), ("name", "José", 0));
+/// assert_eq!(fed.events.len(), 3); // then `q`, and the end
+/// # Ok::<(), reqparse::engine::EngineError>(())
+/// ```
+pub struct WasmFormReader<'i> {
+    handle: Handle<'i>,
+    window: Window,
+}
+
+fn form_error(e: wit::FormError) -> form::FormError {
+    use form::{FormErrorKind as C, FormLimit as L};
+    use query::QueryErrorKind as Q;
+    use wit::{FormErrorKind as W, FormLimit as WL, QueryErrorKind as WQ};
+    let kind = match e.kind {
+        W::Decode(kind) => C::Decode(match kind {
+            WQ::InvalidEscape => Q::InvalidEscape,
+            WQ::InvalidUtf8 => Q::InvalidUtf8,
+            WQ::TooManyPairs => Q::TooManyPairs,
+            WQ::TooLarge => Q::TooLarge,
+        }),
+        W::Limit(limit) => C::Limit(match limit {
+            WL::MaxPairs => L::Pairs,
+            WL::MaxNameBytes => L::NameBytes,
+            WL::MaxValueBytes => L::ValueBytes,
+            WL::MaxBodyBytes => L::BodyBytes,
+        }),
+    };
+    form::FormError {
+        kind,
+        offset: e.offset,
+    }
+}
+
+impl WasmInspector {
+    /// `form-reader`: a form body read in this inspector's instance.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::form::FormLimits;
+    /// use reqparse::query::Profile;
+    /// let mut reader = inspector.form_reader(Profile::Strict, FormLimits::default())?;
+    /// let err = reader.feed(b"a=%zz", true)?.error.unwrap();
+    /// assert_eq!(err.to_string(), "invalid percent escape at byte 2");
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn form_reader(
+        &mut self,
+        profile: query::Profile,
+        limits: form::FormLimits,
+    ) -> Result<WasmFormReader<'_>, EngineError> {
+        let limits = wit::FormLimits {
+            max_pairs: limit(limits.max_pairs),
+            max_name_bytes: limit(limits.max_name_bytes),
+            max_value_bytes: limit(limits.max_value_bytes),
+            max_body_bytes: Some(limits.max_body_bytes),
+        };
+        let handle = self.call(0, |api, store| {
+            api.reqparse_http_body()
+                .form_reader()
+                .call_constructor(store, profile.into(), limits)
+        })?;
+        Ok(WasmFormReader {
+            handle: Handle::new(self, handle),
+            window: Window::default(),
+        })
+    }
+}
+
+impl WasmFormReader<'_> {
+    /// Decodes the pairs `bytes` (the next read) completes; `eof`: no byte follows them.
+    /// Names and values borrow from the reads when nothing needed decoding.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::form::FormEvent;
+    /// let mut reader = inspector.form_reader(Default::default(), Default::default())?;
+    /// let fed = reader.feed(b"&&a=1", true)?;
+    /// assert!(matches!(fed.events[0], FormEvent::Pair(p) if p.offset == 2));
+    /// assert_eq!(fed.events[1], FormEvent::End);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn feed<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        eof: bool,
+    ) -> Result<Fed<form::FormEvent<'a>, form::FormError>, EngineError> {
+        let fed = self.handle.call(bytes.len(), |api, store, h| {
+            api.reqparse_http_body()
+                .form_reader()
+                .call_feed(store, h, bytes, eof)
+        })?;
+        let ended = fed.error.is_some() || matches!(fed.events.last(), Some(wit::FormEvent::End));
+        let spans = self.window.advance(bytes, fed.held, fed.decoded, !ended)?;
+        let events = fed
+            .events
+            .into_iter()
+            .map(|event| {
+                Ok(match event {
+                    wit::FormEvent::Pair(p) => form::FormEvent::Pair(form::FormPair {
+                        name: spans.text(p.name)?,
+                        value: spans.text(p.value)?,
+                        offset: p.offset,
+                    }),
+                    wit::FormEvent::End => form::FormEvent::End,
+                })
+            })
+            .collect::<Result<_, EngineError>>()?;
+        Ok(Fed {
+            events,
+            error: fed.error.map(form_error),
+        })
+    }
+
+    /// Bytes of the body consumed so far.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut reader = inspector.form_reader(Default::default(), Default::default())?;
+    /// reader.feed(b"a=1&b", false)?;
+    /// assert_eq!((reader.position(), reader.held()), (4, 1));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn position(&self) -> u64 {
+        self.window.position
+    }
+
+    /// How many bytes the guest holds (a pair not yet ended).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut reader = inspector.form_reader(Default::default(), Default::default())?;
+    /// reader.feed(b"a=1&bc", false)?;
+    /// assert_eq!(reader.held(), 2);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn held(&self) -> usize {
+        self.window.tail.len()
+    }
+}
+
+// ---- multipart ----
+
+/// A part's header block as the guest read it: [`Part`](crate::body::multipart::Part)'s
+/// readings, borrowed from the reads (or from the feed's decoded text).
+///
+/// ```
+/// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+/// use reqparse::engine::WasmMultipartEvent;
+/// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+/// let body = b"--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"C:\\x\\a.txt\"\r\n\
+///     Content-Type: text/plain\r\n\r\n";
+/// let fed = reader.feed(body, false)?;
+/// let WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+/// assert_eq!(part.name(), "f");
+/// assert_eq!(part.filename().unwrap().basename(), "a.txt");
+/// assert_eq!(part.content_type(), Some(&b"text/plain"[..]));
+/// assert_eq!((part.index(), part.offset()), (0, 5));
+/// # Ok::<(), reqparse::engine::EngineError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WasmPart<'a> {
+    name: &'a str,
+    name_bytes: &'a [u8],
+    filename: Option<(&'a str, &'a [u8])>,
+    content_type: Option<&'a [u8]>,
+    header_block: &'a [u8],
+    offset: u64,
+    index: usize,
+}
+
+impl<'a> WasmPart<'a> {
+    /// The `name` parameter as the profile reads it ([`Part::name`](crate::body::multipart::Part::name)).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.name(), "a%22b"); // Fetch: as written
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// The `name` parameter's bytes as written, without quotes.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.name_bytes(), b"a%22b");
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn name_bytes(&self) -> &'a [u8] {
+        self.name_bytes
+    }
+
+    /// The filename, when the part has one: the effective name and the raw bytes.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.filename().map(|f| f.basename().to_owned()).as_deref(), Some("x.txt"));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn filename(&self) -> Option<Filename<'a>> {
+        self.filename
+            .map(|(effective, raw)| Filename::new(Cow::Borrowed(effective), raw))
+    }
+
+    /// The `Content-Type` value as sent, without surrounding whitespace.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.content_type(), Some(&b"text/plain"[..]));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn content_type(&self) -> Option<&'a [u8]> {
+        self.content_type
+    }
+
+    /// The header block as sent, without the empty line that ends it.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert!(part.header_block().ends_with(b"text/plain\r\n"));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn header_block(&self) -> &'a [u8] {
+        self.header_block
+    }
+
+    /// Where the header block starts, in bytes from the start of the body.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.offset(), 5);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The part's number, from 0.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"C:\\x.txt\"\r\nContent-Type: text/plain\r\n\r\n";
+    /// # let fed = reader.feed(body, false)?;
+    /// # let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.index(), 0);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// An event of a multipart body read in the guest:
+/// [`MultipartEvent`](crate::body::multipart::MultipartEvent) with a [`WasmPart`].
+///
+/// ```
+/// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+/// use reqparse::engine::WasmMultipartEvent;
+/// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+/// assert_eq!(reader.feed(b"--b--", true)?.events, [WasmMultipartEvent::End]);
+/// # Ok::<(), reqparse::engine::EngineError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WasmMultipartEvent<'a> {
+    /// A part begins: its header block, parsed.
+    Part(WasmPart<'a>),
+    /// Bytes of the current part's data, in order.
+    Data(&'a [u8]),
+    /// The current part's data is over.
+    PartEnd,
+    /// The close delimiter has been read and the input has ended.
+    End,
+}
+
+/// A multipart/form-data body read in the guest (`multipart-reader`); see
+/// [`MultipartReader`](crate::body::multipart::MultipartReader) for the events and errors.
+///
+/// ```
+/// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+/// use reqparse::engine::WasmMultipartEvent;
+/// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+/// let fed = reader.feed(b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\nhi\r\n-", false)?;
+/// assert_eq!(fed.events[1], WasmMultipartEvent::Data(b"hi"));
+/// assert_eq!(reader.held(), 3); // what may begin the delimiter
+/// let fed = reader.feed(b"-b--", true)?;
+/// assert_eq!(fed.events, [WasmMultipartEvent::PartEnd, WasmMultipartEvent::End]);
+/// # Ok::<(), reqparse::engine::EngineError>(())
+/// ```
+pub struct WasmMultipartReader<'i> {
+    handle: Handle<'i>,
+    window: Window,
+}
+
+fn multipart_error(e: wit::MultipartError) -> multipart::MultipartError {
+    use multipart::{MultipartErrorKind as C, MultipartLimit as L};
+    use wit::{MultipartErrorKind as W, MultipartLimit as WL};
+    let kind = match e.kind {
+        W::InvalidBoundary => C::InvalidBoundary,
+        W::ExpectedBoundary => C::ExpectedBoundary,
+        W::InvalidDelimiter => C::InvalidDelimiter,
+        W::BareCr => C::BareCr,
+        W::BareLf => C::BareLf,
+        W::InvalidHeader => C::InvalidHeader,
+        W::DuplicateHeader => C::DuplicateHeader,
+        W::MissingDisposition => C::MissingDisposition,
+        W::NotFormData => C::NotFormData,
+        W::MissingName => C::MissingName,
+        W::InvalidDisposition(kind) => C::InvalidDisposition(disposition_kind(kind)),
+        W::TransferEncoding => C::TransferEncoding,
+        W::AfterEnd => C::AfterEnd,
+        W::UnexpectedEnd => C::UnexpectedEnd,
+        W::Limit(limit) => C::Limit(match limit {
+            WL::MaxParts => L::Parts,
+            WL::MaxBoundaryBytes => L::BoundaryBytes,
+            WL::MaxHeaders => L::Headers,
+            WL::MaxHeaderBytes => L::HeaderBytes,
+            WL::MaxValueBytes => L::ValueBytes,
+            WL::MaxBodyBytes => L::BodyBytes,
+            WL::MaxPreambleBytes => L::PreambleBytes,
+            WL::MaxEpilogueBytes => L::EpilogueBytes,
+        }),
+        W::NotMultipart => C::NotMultipart,
+        W::MissingBoundary => C::MissingBoundary,
+        W::InvalidContentType => C::InvalidContentType,
+    };
+    multipart::MultipartError {
+        kind,
+        offset: e.offset,
+    }
+}
+
+fn disposition_kind(k: wit::DispositionErrorKind) -> disposition::DispositionErrorKind {
+    use disposition::DispositionErrorKind as C;
+    use wit::DispositionErrorKind as W;
+    match k {
+        W::TooLong => C::TooLong,
+        W::TooManyParameters => C::TooManyParameters,
+        W::SectionLimit => C::SectionLimit,
+        W::MissingType => C::MissingType,
+        W::QuotedType => C::QuotedType,
+        W::TrailingSemicolon => C::TrailingSemicolon,
+        W::EmptyParameter => C::EmptyParameter,
+        W::InvalidName => C::InvalidName,
+        W::MissingEquals => C::MissingEquals,
+        W::MissingValue => C::MissingValue,
+        W::UnterminatedQuote => C::UnterminatedQuote,
+        W::InvalidQuotedChar => C::InvalidQuotedChar,
+        W::TokenWithSpace => C::TokenWithSpace,
+        W::Comma => C::Comma,
+        W::UnexpectedChar => C::UnexpectedChar,
+        W::NonAscii => C::NonAscii,
+        W::InvalidUtf8 => C::InvalidUtf8,
+        W::DuplicateParameter => C::DuplicateParameter,
+        W::InvalidSize => C::InvalidSize,
+        W::InvalidDate => C::InvalidDate,
+    }
+}
+
+impl WasmInspector {
+    /// `multipart-reader.create`: a multipart body read in this inspector's instance; the
+    /// boundary's error as [`MultipartReader::new`](crate::body::multipart::MultipartReader::new)
+    /// gives it.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::multipart::{MultipartErrorKind, Profile};
+    /// let err = inspector.multipart_reader(b"a b ", Profile::Strict, Default::default())?.err().unwrap();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::InvalidBoundary, 3));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn multipart_reader(
+        &mut self,
+        boundary: &[u8],
+        profile: multipart::Profile,
+        limits: multipart::MultipartLimits,
+    ) -> Result<Result<WasmMultipartReader<'_>, multipart::MultipartError>, EngineError> {
+        let limits = wit::MultipartLimits {
+            max_parts: limit(limits.max_parts),
+            max_boundary_bytes: limit(limits.max_boundary_bytes),
+            max_headers: limit(limits.max_headers),
+            max_header_bytes: limit(limits.max_header_bytes),
+            max_value_bytes: Some(limits.max_value_bytes),
+            max_body_bytes: Some(limits.max_body_bytes),
+            max_preamble_bytes: limit(limits.max_preamble_bytes),
+            max_epilogue_bytes: limit(limits.max_epilogue_bytes),
+        };
+        let profile = match profile {
+            multipart::Profile::Fetch => wit::MultipartProfile::Fetch,
+            multipart::Profile::Strict => wit::MultipartProfile::Strict,
+            multipart::Profile::Lenient => wit::MultipartProfile::Lenient,
+        };
+        let made = self.call(boundary.len(), |api, store| {
+            api.reqparse_http_body()
+                .multipart_reader()
+                .call_create(store, boundary, profile, limits)
+        })?;
+        Ok(match made {
+            Ok(handle) => Ok(WasmMultipartReader {
+                handle: Handle::new(self, handle),
+                window: Window::default(),
+            }),
+            Err(e) => Err(multipart_error(e)),
+        })
+    }
+
+    /// `body.boundary`: the boundary of a `Content-Type` value
+    /// ([`multipart::boundary`](crate::body::multipart::boundary)).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let b = inspector.multipart_boundary(b"multipart/form-data; boundary=\"a b\"")?;
+    /// assert_eq!(b.unwrap(), b"a b");
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn multipart_boundary(
+        &mut self,
+        content_type: &[u8],
+    ) -> Result<Result<Vec<u8>, multipart::MultipartError>, EngineError> {
+        let found = self.call(content_type.len(), |api, store| {
+            api.reqparse_http_body().call_boundary(store, content_type)
+        })?;
+        Ok(found.map_err(multipart_error))
+    }
+}
+
+impl WasmMultipartReader<'_> {
+    /// Reads what `bytes` (the next read) completes; `eof`: no byte follows them. Data
+    /// borrows from the reads, as
+    /// [`MultipartReader::decode`](crate::body::multipart::MultipartReader::decode) hands it
+    /// out (perhaps in other pieces).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::multipart::MultipartErrorKind;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// let err = reader.feed(b"--b--\r\nepilogue", true)?.error.unwrap();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 7));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn feed<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        eof: bool,
+    ) -> Result<Fed<WasmMultipartEvent<'a>, multipart::MultipartError>, EngineError> {
+        let fed = self.handle.call(bytes.len(), |api, store, h| {
+            api.reqparse_http_body()
+                .multipart_reader()
+                .call_feed(store, h, bytes, eof)
+        })?;
+        let ended =
+            fed.error.is_some() || matches!(fed.events.last(), Some(wit::MultipartEvent::End));
+        let spans = self.window.advance(bytes, fed.held, fed.decoded, !ended)?;
+        let events = fed
+            .events
+            .into_iter()
+            .map(|event| {
+                Ok(match event {
+                    wit::MultipartEvent::Part(p) => WasmMultipartEvent::Part(WasmPart {
+                        name: spans.text(p.name)?,
+                        name_bytes: spans.span(p.name_raw)?,
+                        filename: match p.filename {
+                            Some(f) => Some((spans.text(f.effective)?, spans.span(f.raw)?)),
+                            None => None,
+                        },
+                        content_type: p.content_type.map(|c| spans.span(c)).transpose()?,
+                        header_block: spans.span(p.header_block)?,
+                        offset: p.offset,
+                        index: p.index as usize,
+                    }),
+                    wit::MultipartEvent::Data(d) => WasmMultipartEvent::Data(spans.span(d)?),
+                    wit::MultipartEvent::PartEnd => WasmMultipartEvent::PartEnd,
+                    wit::MultipartEvent::End => WasmMultipartEvent::End,
+                })
+            })
+            .collect::<Result<_, EngineError>>()?;
+        Ok(Fed {
+            events,
+            error: fed.error.map(multipart_error),
+        })
+    }
+
+    /// Bytes of the body consumed so far.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// reader.feed(b"--b\r\n", false)?;
+    /// assert_eq!(reader.position(), 5);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn position(&self) -> u64 {
+        self.window.position
+    }
+
+    /// How many bytes the guest holds (what may begin a delimiter, an incomplete header
+    /// block).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// reader.feed(b"--b\r\nContent-Disp", false)?;
+    /// assert_eq!(reader.held(), 12);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn held(&self) -> usize {
+        self.window.tail.len()
+    }
+}

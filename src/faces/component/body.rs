@@ -1,0 +1,475 @@
+//! The `body` interface: the core's three sans-io body readers as resources. Type conversion
+//! only: every event and error comes from `crate::body`; this module keeps the tail each
+//! reader left unconsumed (the window's head, see `wit/reqparse.wit`) and turns borrowed
+//! slices into spans of the window.
+
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use crate::body::{chunked, form, multipart};
+use crate::{disposition, query};
+
+use super::exports::reqparse::http::body as wit;
+use super::{query_profile, Component};
+
+/// What the guest keeps between feeds: the bytes the reader did not consume, which the next
+/// feed's bytes follow. The core's limits bound it (an incomplete line, pair or header block,
+/// or a delimiter's length minus one).
+#[derive(Default)]
+struct Window {
+    held: Vec<u8>,
+}
+
+impl Window {
+    /// Runs `read` over this feed's window (the held tail, then `bytes`); `read` answers how
+    /// many bytes it consumed and whether the rest is to be kept (not after the end or an
+    /// error). Returns the count of bytes not consumed, and what `read` made.
+    fn feed<R>(
+        &mut self,
+        bytes: Vec<u8>,
+        read: impl FnOnce(&[u8]) -> (usize, bool, R),
+    ) -> (u32, R) {
+        // With nothing held the lifted list is the window itself: no copy.
+        let mut window = if self.held.is_empty() {
+            bytes
+        } else {
+            let mut held = core::mem::take(&mut self.held);
+            held.extend_from_slice(&bytes);
+            held
+        };
+        let (consumed, keep, made) = read(&window);
+        let consumed = consumed.min(window.len());
+        let rest = window.len() - consumed;
+        if keep && rest > 0 {
+            window.drain(..consumed);
+            self.held = window;
+        }
+        (count(rest), made)
+    }
+}
+
+/// wasm32 lengths fit a `u32`; saturate rather than wrap if one ever did not.
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Where `part` lies in `window`, when it is a slice of it.
+fn locate(window: &[u8], part: &[u8]) -> Option<wit::Span> {
+    let start = (part.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
+    (start <= window.len() && part.len() <= window.len() - start).then(|| wit::Span {
+        start: count(start),
+        len: count(part.len()),
+    })
+}
+
+/// The span of `part`, a slice of the window by the core's signatures (its events borrow the
+/// input); an empty span for anything else (only an empty constant can be).
+fn span(window: &[u8], part: &[u8]) -> wit::Span {
+    locate(window, part).unwrap_or(wit::Span { start: 0, len: 0 })
+}
+
+/// Text borrowed from the window as a span of it; anything else (decoded into a scratch
+/// buffer, unescaped, replaced) appended to `decoded`.
+fn text(window: &[u8], decoded: &mut Vec<u8>, s: &str) -> wit::Text {
+    if let Some(at) = locate(window, s.as_bytes()) {
+        return wit::Text::Window(at);
+    }
+    let start = count(decoded.len());
+    decoded.extend_from_slice(s.as_bytes());
+    wit::Text::Decoded(wit::Span {
+        start,
+        len: count(s.len()),
+    })
+}
+
+/// A limit given, or the crate's default.
+fn or<T: TryFrom<u32>>(given: Option<u32>, default: T) -> T {
+    given.and_then(|n| T::try_from(n).ok()).unwrap_or(default)
+}
+
+/// What one step of a reader found.
+enum Found {
+    /// An event (converted and kept by the step).
+    Event,
+    /// The end event: nothing after it is the body's.
+    End,
+    /// Nothing: the reader needs more input.
+    More,
+}
+
+/// A core reader with its window and its final error: what each resource holds.
+struct Reader<C, E> {
+    core: C,
+    window: Window,
+    failed: Option<E>,
+}
+
+impl<C, E: Copy> Reader<C, E> {
+    fn new(core: C) -> RefCell<Self> {
+        RefCell::new(Reader {
+            core,
+            window: Window::default(),
+            failed: None,
+        })
+    }
+
+    /// One feed: after an error (final, as in the core) the same error again; otherwise
+    /// `step(core, window, at)` is run from the start of the window until it needs more
+    /// input, ends or fails. `step` decodes from `at`, keeps the event it converted, and
+    /// answers the bytes it consumed. Returns the bytes of the window not consumed and the
+    /// error.
+    fn feed(
+        &mut self,
+        bytes: Vec<u8>,
+        mut step: impl FnMut(&mut C, &[u8], usize) -> Result<(usize, Found), E>,
+    ) -> (u32, Option<E>) {
+        if let Some(e) = self.failed {
+            return (count(bytes.len()), Some(e));
+        }
+        let core = &mut self.core;
+        let (held, error) = self.window.feed(bytes, |input| {
+            let mut at = 0;
+            loop {
+                match step(core, input, at) {
+                    Err(e) => return (at, false, Some(e)),
+                    Ok((used, found)) => {
+                        at += used;
+                        match found {
+                            Found::Event => {}
+                            Found::End => return (at, false, None),
+                            Found::More => return (at, true, None),
+                        }
+                    }
+                }
+            }
+        });
+        self.failed = error;
+        (held, error)
+    }
+}
+
+/// The window from `at` on.
+fn from(input: &[u8], at: usize) -> &[u8] {
+    input.get(at..).unwrap_or_default()
+}
+
+impl wit::Guest for Component {
+    type ChunkedDecoder = ChunkedDecoder;
+    type FormReader = FormReader;
+    type MultipartReader = MultipartReader;
+
+    fn boundary(content_type: Vec<u8>) -> Result<Vec<u8>, wit::MultipartError> {
+        multipart::boundary(&content_type)
+            .map(<[u8]>::to_vec)
+            .map_err(multipart_error)
+    }
+}
+
+// ---- chunked ----
+
+/// The `chunked-decoder` resource.
+pub struct ChunkedDecoder(RefCell<Reader<chunked::ChunkedDecoder, chunked::ChunkedError>>);
+
+fn chunked_limit(l: chunked::ChunkedLimit) -> wit::ChunkedLimit {
+    use chunked::ChunkedLimit as C;
+    use wit::ChunkedLimit as W;
+    match l {
+        C::SizeDigits => W::MaxSizeDigits,
+        C::LineBytes => W::MaxLineBytes,
+        C::ExtensionBytes => W::MaxExtensionBytes,
+        C::Overhead => W::OverheadGrace,
+        C::BodyBytes => W::MaxBodyBytes,
+        C::TrailerBytes => W::MaxTrailerBytes,
+        C::TrailerFields => W::MaxTrailerFields,
+    }
+}
+
+fn chunked_error(e: chunked::ChunkedError) -> wit::ChunkedError {
+    use chunked::ChunkedErrorKind as C;
+    use wit::ChunkedErrorKind as W;
+    let kind = match e.kind {
+        C::EmptySize => W::EmptySize,
+        C::InvalidSize => W::InvalidSize,
+        C::SizeOverflow => W::SizeOverflow,
+        C::InvalidExtension => W::InvalidExtension,
+        C::BareCr => W::BareCr,
+        C::BareLf => W::BareLf,
+        C::MissingCrlf => W::MissingCrlf,
+        C::InvalidTrailer => W::InvalidTrailer,
+        C::UnexpectedEnd => W::UnexpectedEnd,
+        C::Limit(limit) => W::Limit(chunked_limit(limit)),
+    };
+    wit::ChunkedError {
+        kind,
+        offset: e.offset,
+        message: alloc::string::ToString::to_string(&e),
+    }
+}
+
+impl wit::GuestChunkedDecoder for ChunkedDecoder {
+    fn new(limits: wit::ChunkedLimits) -> Self {
+        let d = chunked::ChunkedLimits::default();
+        let limits = chunked::ChunkedLimits {
+            max_size_digits: or(limits.max_size_digits, d.max_size_digits),
+            max_line_bytes: or(limits.max_line_bytes, d.max_line_bytes),
+            max_extension_bytes: or(limits.max_extension_bytes, d.max_extension_bytes),
+            overhead_grace: limits.overhead_grace.unwrap_or(d.overhead_grace),
+            max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
+            max_trailer_bytes: or(limits.max_trailer_bytes, d.max_trailer_bytes),
+            max_trailer_fields: or(limits.max_trailer_fields, d.max_trailer_fields),
+        };
+        ChunkedDecoder(Reader::new(chunked::ChunkedDecoder::new(limits)))
+    }
+
+    fn feed(&self, bytes: Vec<u8>) -> wit::ChunkedFed {
+        let mut events = Vec::new();
+        let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
+            let step = core.decode(from(input, at))?;
+            let (event, found) = match step.event {
+                Some(chunked::Chunk::Data(d)) => {
+                    (wit::ChunkedEvent::Data(span(input, d)), Found::Event)
+                }
+                Some(chunked::Chunk::Trailer { name, value }) => (
+                    wit::ChunkedEvent::Trailer((span(input, name), span(input, value))),
+                    Found::Event,
+                ),
+                Some(chunked::Chunk::End) => (wit::ChunkedEvent::End, Found::End),
+                None => return Ok((step.consumed, Found::More)),
+            };
+            events.push(event);
+            Ok((step.consumed, found))
+        });
+        wit::ChunkedFed {
+            events,
+            held,
+            error: error.map(chunked_error),
+        }
+    }
+
+    fn finish(&self) -> Result<(), wit::ChunkedError> {
+        let this = self.0.borrow();
+        match this.failed {
+            Some(e) => Err(chunked_error(e)),
+            None => this.core.finish().map_err(chunked_error),
+        }
+    }
+}
+
+// ---- form ----
+
+/// The `form-reader` resource.
+pub struct FormReader(RefCell<Reader<form::FormReader, form::FormError>>);
+
+fn form_error(e: form::FormError) -> wit::FormError {
+    use form::{FormErrorKind as C, FormLimit as L};
+    use query::QueryErrorKind as Q;
+    use wit::{FormErrorKind as W, FormLimit as WL, QueryErrorKind as WQ};
+    let kind = match e.kind {
+        C::Decode(kind) => W::Decode(match kind {
+            Q::InvalidEscape => WQ::InvalidEscape,
+            Q::InvalidUtf8 => WQ::InvalidUtf8,
+            Q::TooManyPairs => WQ::TooManyPairs,
+            Q::TooLarge => WQ::TooLarge,
+        }),
+        C::Limit(limit) => W::Limit(match limit {
+            L::Pairs => WL::MaxPairs,
+            L::NameBytes => WL::MaxNameBytes,
+            L::ValueBytes => WL::MaxValueBytes,
+            L::BodyBytes => WL::MaxBodyBytes,
+        }),
+    };
+    wit::FormError {
+        kind,
+        offset: e.offset,
+        message: alloc::string::ToString::to_string(&e),
+    }
+}
+
+impl wit::GuestFormReader for FormReader {
+    fn new(profile: wit::QueryProfile, limits: wit::FormLimits) -> Self {
+        let d = form::FormLimits::default();
+        let limits = form::FormLimits {
+            max_pairs: or(limits.max_pairs, d.max_pairs),
+            max_name_bytes: or(limits.max_name_bytes, d.max_name_bytes),
+            max_value_bytes: or(limits.max_value_bytes, d.max_value_bytes),
+            max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
+        };
+        FormReader(Reader::new(form::FormReader::new(
+            query_profile(profile),
+            limits,
+        )))
+    }
+
+    fn feed(&self, bytes: Vec<u8>, eof: bool) -> wit::FormFed {
+        let (mut events, mut decoded) = (Vec::new(), Vec::new());
+        let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
+            let step = core.decode(from(input, at), eof)?;
+            let (event, found) = match step.event {
+                Some(form::FormEvent::Pair(p)) => {
+                    let pair = wit::FormPair {
+                        name: text(input, &mut decoded, p.name),
+                        value: text(input, &mut decoded, p.value),
+                        offset: p.offset,
+                    };
+                    (wit::FormEvent::Pair(pair), Found::Event)
+                }
+                Some(form::FormEvent::End) => (wit::FormEvent::End, Found::End),
+                None => return Ok((step.consumed, Found::More)),
+            };
+            events.push(event);
+            Ok((step.consumed, found))
+        });
+        wit::FormFed {
+            events,
+            held,
+            decoded,
+            error: error.map(form_error),
+        }
+    }
+}
+
+// ---- multipart ----
+
+/// The `multipart-reader` resource.
+pub struct MultipartReader(RefCell<Reader<multipart::MultipartReader, multipart::MultipartError>>);
+
+fn multipart_limit(l: multipart::MultipartLimit) -> wit::MultipartLimit {
+    use multipart::MultipartLimit as C;
+    use wit::MultipartLimit as W;
+    match l {
+        C::Parts => W::MaxParts,
+        C::BoundaryBytes => W::MaxBoundaryBytes,
+        C::Headers => W::MaxHeaders,
+        C::HeaderBytes => W::MaxHeaderBytes,
+        C::ValueBytes => W::MaxValueBytes,
+        C::BodyBytes => W::MaxBodyBytes,
+        C::PreambleBytes => W::MaxPreambleBytes,
+        C::EpilogueBytes => W::MaxEpilogueBytes,
+    }
+}
+
+fn disposition_kind(k: disposition::DispositionErrorKind) -> wit::DispositionErrorKind {
+    use disposition::DispositionErrorKind as C;
+    use wit::DispositionErrorKind as W;
+    match k {
+        C::TooLong => W::TooLong,
+        C::TooManyParameters => W::TooManyParameters,
+        C::SectionLimit => W::SectionLimit,
+        C::MissingType => W::MissingType,
+        C::QuotedType => W::QuotedType,
+        C::TrailingSemicolon => W::TrailingSemicolon,
+        C::EmptyParameter => W::EmptyParameter,
+        C::InvalidName => W::InvalidName,
+        C::MissingEquals => W::MissingEquals,
+        C::MissingValue => W::MissingValue,
+        C::UnterminatedQuote => W::UnterminatedQuote,
+        C::InvalidQuotedChar => W::InvalidQuotedChar,
+        C::TokenWithSpace => W::TokenWithSpace,
+        C::Comma => W::Comma,
+        C::UnexpectedChar => W::UnexpectedChar,
+        C::NonAscii => W::NonAscii,
+        C::InvalidUtf8 => W::InvalidUtf8,
+        C::DuplicateParameter => W::DuplicateParameter,
+        C::InvalidSize => W::InvalidSize,
+        C::InvalidDate => W::InvalidDate,
+    }
+}
+
+fn multipart_error(e: multipart::MultipartError) -> wit::MultipartError {
+    use multipart::MultipartErrorKind as C;
+    use wit::MultipartErrorKind as W;
+    let kind = match e.kind {
+        C::InvalidBoundary => W::InvalidBoundary,
+        C::ExpectedBoundary => W::ExpectedBoundary,
+        C::InvalidDelimiter => W::InvalidDelimiter,
+        C::BareCr => W::BareCr,
+        C::BareLf => W::BareLf,
+        C::InvalidHeader => W::InvalidHeader,
+        C::DuplicateHeader => W::DuplicateHeader,
+        C::MissingDisposition => W::MissingDisposition,
+        C::NotFormData => W::NotFormData,
+        C::MissingName => W::MissingName,
+        C::InvalidDisposition(kind) => W::InvalidDisposition(disposition_kind(kind)),
+        C::TransferEncoding => W::TransferEncoding,
+        C::AfterEnd => W::AfterEnd,
+        C::UnexpectedEnd => W::UnexpectedEnd,
+        C::Limit(limit) => W::Limit(multipart_limit(limit)),
+        C::NotMultipart => W::NotMultipart,
+        C::MissingBoundary => W::MissingBoundary,
+        C::InvalidContentType => W::InvalidContentType,
+    };
+    wit::MultipartError {
+        kind,
+        offset: e.offset,
+        message: alloc::string::ToString::to_string(&e),
+    }
+}
+
+fn part(input: &[u8], decoded: &mut Vec<u8>, p: &multipart::Part<'_>) -> wit::Part {
+    wit::Part {
+        name: text(input, decoded, &p.name()),
+        name_raw: span(input, p.name_bytes()),
+        filename: p.filename().map(|f| wit::Filename {
+            raw: span(input, f.raw()),
+            effective: text(input, decoded, f.as_str()),
+        }),
+        content_type: p.content_type().map(|c| span(input, c)),
+        header_block: span(input, p.header_block()),
+        offset: p.offset(),
+        index: count(p.index()),
+    }
+}
+
+impl wit::GuestMultipartReader for MultipartReader {
+    fn create(
+        boundary: Vec<u8>,
+        profile: wit::MultipartProfile,
+        limits: wit::MultipartLimits,
+    ) -> Result<wit::MultipartReader, wit::MultipartError> {
+        let d = multipart::MultipartLimits::default();
+        let limits = multipart::MultipartLimits {
+            max_parts: or(limits.max_parts, d.max_parts),
+            max_boundary_bytes: or(limits.max_boundary_bytes, d.max_boundary_bytes),
+            max_headers: or(limits.max_headers, d.max_headers),
+            max_header_bytes: or(limits.max_header_bytes, d.max_header_bytes),
+            max_value_bytes: limits.max_value_bytes.unwrap_or(d.max_value_bytes),
+            max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
+            max_preamble_bytes: or(limits.max_preamble_bytes, d.max_preamble_bytes),
+            max_epilogue_bytes: or(limits.max_epilogue_bytes, d.max_epilogue_bytes),
+        };
+        let profile = match profile {
+            wit::MultipartProfile::Fetch => multipart::Profile::Fetch,
+            wit::MultipartProfile::Strict => multipart::Profile::Strict,
+            wit::MultipartProfile::Lenient => multipart::Profile::Lenient,
+        };
+        let core =
+            multipart::MultipartReader::new(&boundary, profile, limits).map_err(multipart_error)?;
+        Ok(wit::MultipartReader::new(MultipartReader(Reader::new(
+            core,
+        ))))
+    }
+
+    fn feed(&self, bytes: Vec<u8>, eof: bool) -> wit::MultipartFed {
+        use multipart::MultipartEvent as C;
+        use wit::MultipartEvent as W;
+        let (mut events, mut decoded) = (Vec::new(), Vec::new());
+        let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
+            let step = core.decode(from(input, at), eof)?;
+            let (event, found) = match step.event {
+                Some(C::Part(p)) => (W::Part(part(input, &mut decoded, &p)), Found::Event),
+                Some(C::Data(d)) => (W::Data(span(input, d)), Found::Event),
+                Some(C::PartEnd) => (W::PartEnd, Found::Event),
+                Some(C::End) => (W::End, Found::End),
+                None => return Ok((step.consumed, Found::More)),
+            };
+            events.push(event);
+            Ok((step.consumed, found))
+        });
+        wit::MultipartFed {
+            events,
+            held,
+            decoded,
+            error: error.map(multipart_error),
+        }
+    }
+}
