@@ -235,7 +235,7 @@ def main():
             check=True,
         )
     server = subprocess.Popen(
-        [a.bin, "serve", "--addr", "127.0.0.1:0", "--threads", "1", "--max-body", str(4 * size + MIB)],
+        [a.bin, "serve", "--addr", "127.0.0.1:0", "--threads", "1", "--max-body", str(2 * size)],
         stderr=subprocess.PIPE,
         text=True,
     )

@@ -99,7 +99,7 @@ fn upload(server: &Server, chunked: bool) -> (serde_json::Value, String, u64) {
          {coding}\r\nConnection: close\r\n\r\n"
     );
 
-    reset_peak(pid);
+    let peak_reset = reset_peak(pid);
     let stop = Arc::new(AtomicBool::new(false));
     let sampled = Arc::new(AtomicU64::new(0));
     let sampler = {
@@ -114,6 +114,7 @@ fn upload(server: &Server, chunked: bool) -> (serde_json::Value, String, u64) {
 
     let mut s = TcpStream::connect(&server.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.write_all(head.as_bytes()).unwrap();
     let mut send = |piece: &[u8]| {
         if chunked {
             s.write_all(format!("{:x}\r\n", piece.len()).as_bytes())
@@ -141,9 +142,13 @@ fn upload(server: &Server, chunked: bool) -> (serde_json::Value, String, u64) {
 
     stop.store(true, Ordering::Relaxed);
     sampler.join().unwrap();
-    let peak = sampled
-        .load(Ordering::Relaxed)
-        .max(status_kib(pid, "VmHWM"));
+    // Without the reset, VmHWM would hold the start-up peak: the samples alone then.
+    let hwm = if peak_reset {
+        status_kib(pid, "VmHWM")
+    } else {
+        0
+    };
+    let peak = sampled.load(Ordering::Relaxed).max(hwm);
     assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
     let json = answer.split_once("\r\n\r\n").unwrap().1;
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
