@@ -195,8 +195,8 @@ if (missing) {
 assert.ok(fs.existsSync(BIN), `no reqparse binary at ${BIN} (cargo build --features cli)`);
 
 for (const engine of ['native', 'wasm']) {
-  let skip = missing && `browser test NOT RUN: ${missing}`;
-  if (!skip && engine === 'wasm' && (skip = wasmMissing())) {
+  let skip = missing ? `browser test NOT RUN: ${missing}` : false;
+  if (!skip && engine === 'wasm' && (skip = wasmMissing() || false)) {
     console.log(`upload page, --engine wasm: NOT RUN: ${skip}`);
   }
   test(`Chromium submits the upload page (--engine ${engine})`, { skip, timeout: 120000 }, async (t) => {
