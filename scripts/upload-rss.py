@@ -181,6 +181,8 @@ def upload(addr, pid, kind, size):
     sampled = sampler.stop()
     hwm = status_kib(pid, "VmHWM")
     after = status_kib(pid, "VmRSS")
+    # VmRSS = RssAnon (heap, stacks) + RssFile (the binary's pages, paged in as code first runs).
+    anon, file = status_kib(pid, "RssAnon"), status_kib(pid, "RssFile")
 
     errors = []
     if not status.startswith("HTTP/1.1 200"):
@@ -211,6 +213,8 @@ def upload(addr, pid, kind, size):
         "samples": sampler.samples,
         "hwm_kib": hwm if peak_reset else None,
         "after_kib": after,
+        "anon_kib": anon,
+        "file_kib": file,
         "seconds": seconds,
         "sha256": digest,
         "errors": errors,
@@ -246,7 +250,10 @@ def main():
         addr = line[len("listening on http://") :]
         time.sleep(0.2)
         baseline = status_kib(server.pid, "VmRSS")
-        print(f"reqparse serve pid {server.pid} on {addr}, one loop; VmRSS at start {baseline} KiB")
+        print(
+            f"reqparse serve pid {server.pid} on {addr}, one loop; VmRSS at start {baseline} KiB "
+            f"(RssAnon {status_kib(server.pid, 'RssAnon')} + RssFile {status_kib(server.pid, 'RssFile')})"
+        )
         print(f"uploads of {a.size_mib} MiB; RSS in KiB; growth = peak - start (limit {LIMIT // 1024} KiB)")
         failed = False
         for kind in a.kinds.split(","):
@@ -259,7 +266,8 @@ def main():
             print(
                 f"{'ok  ' if ok else 'FAIL'} {r['kind']:17} {r['framing']:7} {r['bytes']} B: "
                 f"before {r['before_kib']}, sampled max {r['sampled_max_kib']} "
-                f"({r['samples']} samples), VmHWM {hwm}, after {r['after_kib']}; "
+                f"({r['samples']} samples), VmHWM {hwm}, after {r['after_kib']} "
+                f"(RssAnon {r['anon_kib']} + RssFile {r['file_kib']}); "
                 f"growth {growth} KiB; sha256 {r['sha256']} ({r['seconds']:.1f} s)"
             )
             for e in r["errors"]:
