@@ -150,6 +150,7 @@ function splitMultipart(body, contentType) {
       return m ? Buffer.from(m[1], 'latin1') : null;
     };
     return {
+      disposition: Buffer.from(cd, 'latin1').toString('utf8'),
       name: param('name'),
       filename: param('filename'),
       contentType: ct ? ct.replace(/^content-type:\s*/i, '') : null,
@@ -273,6 +274,7 @@ for (const engine of ['native', 'wasm']) {
       const part = body.parts[3 + j];
       const raw = wire[3 + j].filename;
       report.push(`  file ⟨${f.name}⟩ sent as ⟨${raw.toString('utf8')}⟩, answered ⟨${part.filename}⟩`);
+      report.push(`    ${wire[3 + j].disposition} | Content-Type: ${wire[3 + j].contentType}`);
       assert.equal(part.name, 'files');
       assert.equal(raw.toString('utf8'), htmlEncodes(f.name), `${f.name}: what Chromium sent`);
       assert.equal(part.filename, htmlEncodes(f.name), `${f.name}: the answer`);
@@ -280,6 +282,7 @@ for (const engine of ['native', 'wasm']) {
       assert.equal(part.sha256, f.sha256, `${f.name}: sha256`);
       assert.equal(part.value, null, `${f.name}: a file's value is not shown`);
     }
+    // (The TAP reporter writes a backslash in these lines as two.)
     console.log(`--engine ${engine}: filenames Chromium sent, and the answer:\n${report.join('\n')}`);
   });
 }
