@@ -2,7 +2,7 @@
 # Runs every test of every face on a fresh machine, installing what it needs:
 #   the Rust crate (unit, conformance, allocation, property, CLI and host tests, doc examples,
 #   benches and examples built and smoke-run), the WebAssembly component in wasmtime, and the
-#   npm package under Node.
+#   npm package under Node, and `reqparse serve`'s upload page in headless Chromium.
 # Everything builds with one feature set so wasmtime and the dev-dependencies build once; the
 # feature sets without the wasm engine are then checked (and, without idna, tested) on top, so
 # their cfg paths compile too without a second wasmtime build.
@@ -58,5 +58,8 @@ cargo test --no-default-features --features std --lib --test uri_vectors --test 
 
 step "npm package: build and test (ESM, CJS, types)"
 (cd js && npm ci --no-audit --no-fund && npm run build && npm test)
+
+step "the upload page in a real browser: headless Chromium (tests/browser)"
+FEATURES="$FEATURES" bash tests/browser/run.sh
 
 step "all tests passed"

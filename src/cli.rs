@@ -250,6 +250,10 @@ struct ServeArgs {
     /// Event loops (one thread each); default: one per core.
     #[arg(long)]
     threads: Option<usize>,
+    /// Largest request body in bytes, after the transfer coding (default 128 MiB); a larger
+    /// one is answered 413. Bodies stream through, so memory does not grow with it.
+    #[arg(long)]
+    max_body: Option<u64>,
     /// Where requests are parsed: natively, or through the WebAssembly component in wasmtime.
     #[arg(long, value_enum, default_value_t = EngineArg::Native)]
     engine: EngineArg,
@@ -652,6 +656,13 @@ fn serve(a: ServeArgs) -> Result<(), String> {
     };
     if let Some(threads) = a.threads {
         config.threads = threads;
+    }
+    if let Some(max_body) = a.max_body {
+        // One number for every body-size limit: the framing's, the chunked decoder's and the
+        // multipart reader's (each defaults to 128 MiB).
+        config.limits.max_body = max_body;
+        config.limits.chunked.max_body_bytes = max_body;
+        config.limits.multipart.max_body_bytes = max_body;
     }
     config.engine = match a.engine {
         EngineArg::Native => reqparse::host::Engine::Native,
