@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import querystring from 'node:querystring';
 import { parseArgs } from 'node:util';
 import * as reqparse from 'reqparse';
-// 3.x is ESM and declares Node 22+: it lives in bench/package.json (`npm run bench` installs it).
-import * as contentDisposition3 from 'content-disposition';
+// 3.x is ESM and declares Node 22+: it lives in bench/peers (`npm run bench` installs it there).
+import * as contentDisposition3 from './peers/content-disposition.mjs';
 
 // CPU time of this process (ns), not wall time: the machine's other load does not count.
 const cpuNow = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; };
