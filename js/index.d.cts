@@ -15,7 +15,7 @@ export declare class ReqparseError extends TypeError {
   readonly name: 'ReqparseError';
   /** Byte offset in the input's UTF-8 encoding (from the start of the body, for the body readers): what every reqparse face reports. */
   readonly offset: number;
-  /** The same position as a UTF-16 index into the JS string (the byte offset, for bodies). */
+  /** The same position as a UTF-16 index into the JS string (the byte offset, for bodies and for a `Uint8Array` header). */
   readonly index: number;
   /**
    * Body readers only: the error's kind by its name in every reqparse face (CLI, vectors),
