@@ -135,3 +135,34 @@ test('node:http: req.headers and req.rawHeaders, back to bytes, give the right f
     assert.deepEqual(got, [filename, filename]);
   }
 });
+
+/** A small seeded PRNG (mulberry32): the same inputs on every run. */
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('parseContentDisposition: a string and its UTF-8 bytes answer alike (seeded random headers)', () => {
+  const random = rng(10);
+  const pieces = ['attachment', 'inline', 'form-data', ';', ' ', '=', '"', '\\', 'filename', 'filename*', 'name',
+    "UTF-8''", '%E2%82%AC', '%', 'a', 'Z', '.', 'é', '€', '日本', '😀', '\t', ',', '*0', '=?UTF-8?B?w6k=?='];
+  for (let i = 0; i < 3000; i++) {
+    let h = '';
+    const n = 1 + Math.floor(random() * 12);
+    for (let j = 0; j < n; j++) h += pieces[Math.floor(random() * pieces.length)];
+    const options = { profile: PROFILES[i % 3], decode2047: random() < 0.3 };
+    const answer = (input) => {
+      try {
+        return parseContentDisposition(input, options);
+      } catch (e) {
+        assert.ok(e instanceof ReqparseError, e.stack);
+        return { offset: e.offset, message: e.message };
+      }
+    };
+    assert.deepEqual(answer(Buffer.from(h, 'utf8')), answer(h), `${JSON.stringify(h)} ${JSON.stringify(options)}`);
+  }
+});
