@@ -3,7 +3,7 @@
 // repository, which the package does not carry).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,13 @@ test('npm pack: licence texts, README and the built files, at most 250 KB packed
   }
   assert.ok(info.size <= 250 * 1024, `packed size ${info.size} B is over 250 KB`);
   assert.equal(pkg.license, 'MIT OR Apache-2.0');
-  assert.match(readFileSync(join(js, 'LICENSE-MIT'), 'utf8'), /Copyright \(c\) the reqparse developers/);
+  assert.match(readFileSync(join(js, 'LICENSE-MIT'), 'utf8'), /Copyright \(c\) .*the reqparse developers/);
   assert.match(readFileSync(join(js, 'LICENSE-APACHE'), 'utf8'), /Apache License\s+Version 2\.0, January 2004/);
+  // The package's copies are the repository's texts, byte for byte.
+  for (const f of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+    const root = join(js, '..', f);
+    if (existsSync(root)) assert.equal(readFileSync(join(js, f), 'utf8'), readFileSync(root, 'utf8'), `js/${f} differs from ${f}`);
+  }
 });
 
 test('README: every link works from the registry page', () => {
