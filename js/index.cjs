@@ -112,11 +112,8 @@ const latin1Slice =
 const ucs2Slice =
   typeof proto.ucs2Slice === 'function' ? (b, s, e) => b.ucs2Slice(s, e) : (b, s, e) => b.toString('utf16le', s, e);
 
-/** Writes `s` as UTF-8 into the wasm input buffer; returns the byte length. */
-function write(s) {
-  checkLength(s);
-  // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
-  const need = s.length * 3;
+/** Makes the wasm input buffer hold at least `need` bytes, with live views on it. */
+function reserve(need) {
   if (need > inputCap) {
     const ptr = wasm.rp_input(need);
     if (ptr === 0) throw new Error('reqparse: wasm input buffer unavailable');
@@ -126,7 +123,28 @@ function write(s) {
   } else if (u32.length === 0) {
     views();
   }
+}
+
+/** Writes `s` as UTF-8 into the wasm input buffer; returns the byte length. */
+function write(s) {
+  checkLength(s);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+  const need = s.length * 3;
+  reserve(need);
   return utf8Write(inputView, s, need);
+}
+
+/**
+ * Copies raw bytes into the wasm input buffer as they are; returns their length. The cap is
+ * MAX_INPUT_LENGTH bytes (a string's cap in code units: never more memory than a string's).
+ */
+function writeBytes(b) {
+  if (b.length > MAX_INPUT_LENGTH) {
+    throw new ReqparseError(`input of ${b.length} bytes is over the limit of ${MAX_INPUT_LENGTH}`, MAX_INPUT_LENGTH);
+  }
+  reserve(b.length);
+  inputView.set(b);
+  return b.length;
 }
 
 function answer() {
@@ -160,8 +178,10 @@ function str(s, base, i) {
   }
 }
 
-function fail(s, base) {
-  throw new ReqparseError(str(s, base, 0), u32[header + H_ERR_OFFSET], u32[header + H_ERR_INDEX]);
+/** Throws the error of the answer at `base`; input given as bytes has no JS string to index. */
+function fail(s, base, bytesInput = false) {
+  const offset = u32[header + H_ERR_OFFSET];
+  throw new ReqparseError(str(s, base, 0), offset, bytesInput ? offset : u32[header + H_ERR_INDEX]);
 }
 
 /** The input as wasm saw it: UTF-8 encoding turns lone surrogates into U+FFFD, so must we. */
@@ -176,9 +196,17 @@ function expectString(value, what) {
   return value;
 }
 
-function expectOptions(options, what) {
+/**
+ * `options` as an object (EMPTY for none). With `known`, a key outside it is a TypeError naming
+ * it: a misspelt option (`decode_2047`, `Profile`) would otherwise be silently ignored.
+ */
+function expectOptions(options, what, known) {
   if (options === undefined || options === null) return EMPTY;
   if (typeof options !== 'object') throw new TypeError(`${what} options must be an object`);
+  if (known !== undefined) {
+    const key = Object.keys(options).find((k) => !known.includes(k));
+    if (key !== undefined) throw new TypeError(`${what}: unknown option '${key}' (known: ${known.join(', ')})`);
+  }
   return options;
 }
 const EMPTY = Object.freeze({});
@@ -217,6 +245,12 @@ function flag(value, name) {
   return value;
 }
 
+// The keys each function takes (anything else throws: see expectOptions).
+const QUERY_PAIRS_OPTIONS = ['profile', 'raw'];
+const PARSE_QUERY_OPTIONS = ['profile', 'ignoreCase'];
+const DISPOSITION_OPTIONS = ['profile', 'decode2047'];
+const DISPOSITION_INIT = ['type', 'filename', 'parameters'];
+
 // ---- query strings --------------------------------------------------------------------------
 
 /**
@@ -226,7 +260,7 @@ function flag(value, name) {
  */
 function queryPairs(query, options) {
   expectString(query, 'queryPairs: query');
-  const o = expectOptions(options, 'queryPairs');
+  const o = expectOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS);
   const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
   const raw = flag(o.raw, 'raw');
   if (query.length < SHORT_QUERY) {
@@ -399,7 +433,7 @@ class QueryMap {
  */
 function parseQuery(query, options) {
   expectString(query, 'parseQuery: query');
-  const o = expectOptions(options, 'parseQuery');
+  const o = expectOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS);
   const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'parseQuery');
   const ignoreCase = flag(o.ignoreCase, 'ignoreCase');
   const written = write(query);
@@ -421,6 +455,9 @@ function parseQuery(query, options) {
 
 // ---- URIs -----------------------------------------------------------------------------------
 
+const RELATIVE_PARTS = ['pathBase', 'path', 'query', 'fragment'];
+const ABSOLUTE_PARTS = ['scheme', 'host', ...RELATIVE_PARTS];
+
 function part(parts, key) {
   const v = parts[key];
   if (v === undefined || v === null) return '';
@@ -432,8 +469,8 @@ function part(parts, key) {
  * fragment are passed with their leading `?`/`#`).
  */
 function buildAbsolute(parts) {
-  const p = expectOptions(parts, 'buildAbsolute');
-  const args = ['scheme', 'host', 'pathBase', 'path', 'query', 'fragment'].map((k) => part(p, k));
+  const p = expectOptions(parts, 'buildAbsolute', ABSOLUTE_PARTS);
+  const args = ABSOLUTE_PARTS.map((k) => part(p, k));
   for (const a of args) checkLength(a);
   const s = wasm.rp_build_absolute(...args);
   if (s === undefined) fail('', answer());
@@ -442,8 +479,8 @@ function buildAbsolute(parts) {
 
 /** `pathBase/path?query#fragment`, escaped as needed. */
 function buildRelative(parts) {
-  const p = expectOptions(parts, 'buildRelative');
-  const args = ['pathBase', 'path', 'query', 'fragment'].map((k) => part(p, k));
+  const p = expectOptions(parts, 'buildRelative', RELATIVE_PARTS);
+  const args = RELATIVE_PARTS.map((k) => part(p, k));
   for (const a of args) checkLength(a);
   return wasm.rp_build_relative(...args);
 }
@@ -468,19 +505,28 @@ function splitAbsolute(uri) {
 // ---- Content-Disposition --------------------------------------------------------------------
 
 /**
- * @param {string} header
+ * A header value as text (a string: any char reads as itself) or as the raw header bytes (a
+ * Uint8Array: valid UTF-8 reads as UTF-8, anything else as ISO-8859-1, as the Rust core reads
+ * bytes). Node's `req.headers` holds each header byte as one char: `Buffer.from(value,
+ * 'latin1')` gives its bytes back.
+ * @param {string|Uint8Array} header
  * @param {{profile?: 'strict'|'browser'|'dotnet', decode2047?: boolean}} [options]
  */
 function parseContentDisposition(header, options) {
-  expectString(header, 'parseContentDisposition: header');
-  const o = expectOptions(options, 'parseContentDisposition');
-  const profile = profileOf(DISPOSITION_PROFILES, o.profile, DEFAULT_PROFILE, 'parseContentDisposition');
+  const what = 'parseContentDisposition';
+  const isText = typeof header === 'string';
+  if (!isText && !(header instanceof Uint8Array)) {
+    throw new TypeError(`${what}: header must be a string or a Uint8Array, got ${header === null ? 'null' : typeof header}`);
+  }
+  const o = expectOptions(options, what, DISPOSITION_OPTIONS);
+  const profile = profileOf(DISPOSITION_PROFILES, o.profile, DEFAULT_PROFILE, what);
   const decode2047 = flag(o.decode2047, 'decode2047');
-  const written = write(header);
-  const n = wasm.rp_disposition(written, profile, decode2047, written === header.length);
-  const s = wellFormed(header, written);
+  // Bytes have no JS string whose slices could answer: every answer string comes from wasm.
+  const written = isText ? write(header) : writeBytes(header);
+  const n = wasm.rp_disposition(written, profile, decode2047, isText && written === header.length);
+  const s = isText ? wellFormed(header, written) : '';
   const base = answer();
-  if (n < 0) fail(s, base);
+  if (n < 0) fail(s, base, !isText);
   const parameters = new Array(n);
   for (let i = 0; i < n; i++) {
     parameters[i] = [str(s, base, 2 + 2 * i), str(s, base, 3 + 2 * i)];
@@ -495,7 +541,7 @@ function parseContentDisposition(header, options) {
  * too long).
  */
 function formatContentDisposition(value) {
-  const v = expectOptions(value, 'formatContentDisposition');
+  const v = expectOptions(value, 'formatContentDisposition', DISPOSITION_INIT);
   const type = expectString(v.type, 'formatContentDisposition: type');
   const filename = v.filename === undefined || v.filename === null ? undefined : expectString(v.filename, 'filename');
   const flat = [];

@@ -15,7 +15,7 @@ export declare class ReqparseError extends TypeError {
   readonly name: 'ReqparseError';
   /** Byte offset in the input's UTF-8 encoding (from the start of the body, for the body readers): what every reqparse face reports. */
   readonly offset: number;
-  /** The same position as a UTF-16 index into the JS string (the byte offset, for bodies). */
+  /** The same position as a UTF-16 index into the JS string (the byte offset, for bodies and for a `Uint8Array` header). */
   readonly index: number;
   /**
    * Body readers only: the error's kind by its name in every reqparse face (CLI, vectors),
@@ -27,7 +27,7 @@ export declare class ReqparseError extends TypeError {
   limit?: string;
 }
 
-/** Longest input accepted, in UTF-16 code units (1 MiB). */
+/** Longest input accepted, in UTF-16 code units (1 Mi); a `Uint8Array` header, in bytes. */
 export declare const MAX_INPUT_LENGTH: number;
 
 export interface QueryPairsOptions {
@@ -118,8 +118,21 @@ export interface ContentDisposition {
   parameters: [name: string, value: string][];
 }
 
+/**
+ * Parses a Content-Disposition header value, given as text or as its raw bytes.
+ *
+ * - A string is text: every char reads as itself (`filename="résumé.pdf"` as typed).
+ * - A `Uint8Array` (a `Buffer`) is the header's bytes, read as the Rust core reads bytes: a
+ *   value whose bytes are valid UTF-8 as UTF-8, any other as ISO-8859-1. Node's `req.headers`
+ *   holds one char per header byte: pass `Buffer.from(req.headers['content-disposition'],
+ *   'latin1')` to read a raw UTF-8 filename right. A `ReqparseError`'s `offset` and `index`
+ *   are then both the byte offset.
+ *
+ * Outside quoted strings the `'strict'` and `'dotnet'` profiles refuse non-ASCII (RFC 9110);
+ * `'browser'` reads it like quoted text.
+ */
 export declare function parseContentDisposition(
-  header: string,
+  header: string | Uint8Array,
   options?: ParseContentDispositionOptions,
 ): ContentDisposition;
 

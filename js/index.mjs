@@ -17,3 +17,6 @@ export const {
   parseForm,
   decodeChunked,
 } = cjs;
+
+// `import rp from 'reqparse'`: the object `require('reqparse')` gives, every export on it.
+export default cjs;

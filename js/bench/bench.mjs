@@ -8,13 +8,14 @@ import { createRequire } from 'node:module';
 import querystring from 'node:querystring';
 import { parseArgs } from 'node:util';
 import * as reqparse from 'reqparse';
+// 3.x is ESM and declares Node 22+: it lives in bench/peers (`npm run bench` installs it there).
+import * as contentDisposition3 from './peers/content-disposition.mjs';
 
 // CPU time of this process (ns), not wall time: the machine's other load does not count.
 const cpuNow = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; };
 
 const require = createRequire(import.meta.url);
 const fastQuerystring = require('fast-querystring');
-const contentDisposition3 = require('content-disposition');
 const contentDisposition1 = require('content-disposition-v1');
 
 const { values: args } = parseArgs({

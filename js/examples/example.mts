@@ -11,6 +11,7 @@ import {
   QueryMap,
   MAX_INPUT_LENGTH,
 } from 'reqparse';
+import rp from 'reqparse';
 
 const pairs: [string, string][] = queryPairs('?a=1&b=x%20y', { profile: 'whatwg' });
 const raw = queryPairs('a=%41', { raw: true });
@@ -51,3 +52,10 @@ try {
 queryPairs('a=1', { profile: 'rails' });
 // @ts-expect-error: the query profile names are not the disposition ones
 parseContentDisposition('inline', { profile: 'whatwg' });
+
+// The default export: every named export as one object.
+const viaDefault: [string, string][] = rp.queryPairs('a=1');
+const fromBytes: string | null = rp.parseContentDisposition(new Uint8Array([105, 110, 108, 105, 110, 101])).filename;
+console.log(viaDefault, fromBytes, rp.MAX_INPUT_LENGTH, new rp.ReqparseError('x', 0) instanceof ReqparseError);
+// @ts-expect-error: unknown options are refused (and throw a TypeError at run time)
+parseContentDisposition('inline', { decode_2047: true });

@@ -185,6 +185,29 @@ test('argument and option checks throw TypeError, not ReqparseError', () => {
   for (const call of bad) {
     assert.throws(call, (e) => e instanceof TypeError && !(e instanceof ReqparseError), String(call));
   }
+  // Unknown options and parts throw a TypeError naming the key, on every function taking them.
+  const unknown = [
+    ['decode_2047', () => parseContentDisposition('inline', { decode_2047: true })],
+    ['Profile', () => parseContentDisposition('inline', { Profile: 'strict' })],
+    ['Profile', () => queryPairs('a=1', { Profile: 'strict' })],
+    ['ignore_case', () => queryPairs('a=1', { ignore_case: true })],
+    ['ignore_case', () => parseQuery('a=1', { ignore_case: true })],
+    ['raw', () => parseQuery('a=1', { raw: true })],
+    ['path_base', () => buildAbsolute({ scheme: 'http', host: 'h', path_base: '/b' })],
+    ['scheme', () => buildRelative({ scheme: 'http', path: '/x' })],
+    ['fileName', () => formatContentDisposition({ type: 'attachment', fileName: 'a.txt' })],
+  ];
+  for (const [key, call] of unknown) {
+    assert.throws(
+      call,
+      (e) => e instanceof TypeError && !(e instanceof ReqparseError) && e.message.includes(`unknown option '${key}'`),
+      String(call),
+    );
+  }
+  // Known keys set to undefined are absent options; a parsed answer feeds the builders back.
+  parseContentDisposition('inline', { profile: undefined, decode2047: undefined });
+  assert.equal(buildAbsolute(splitAbsolute('http://h/a%20b?q#f')), 'http://h/a%20b?q#f');
+  assert.equal(formatContentDisposition(parseContentDisposition('attachment; size=3')), 'attachment; size=3');
   // Absent options and each valid profile are fine.
   for (const profile of [undefined, 'whatwg', 'dotnet', 'strict']) queryPairs('a=1', { profile });
   for (const profile of [undefined, 'strict', 'browser', 'dotnet']) parseContentDisposition('inline', { profile });

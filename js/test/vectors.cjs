@@ -64,11 +64,46 @@ const URI = {
   },
 };
 
+const dispositionOptions = (c) => ({ profile: c.profile, decode2047: c.decode_2047 ?? false });
+
+/**
+ * A disposition case's header bytes, as the Rust tests build them (tests/support/vectors.rs):
+ * `input` as UTF-8, or one byte per char with `"input_encoding": "latin1"`.
+ */
+function headerBytes(c) {
+  const encoding = c.input_encoding ?? 'utf-8';
+  assert.ok(encoding === 'utf-8' || encoding === 'latin1', `input_encoding ${encoding}`);
+  return Buffer.from(c.input, encoding === 'latin1' ? 'latin1' : 'utf8');
+}
+
+/** Each case's input as text: what the bytes mean (a latin1 case's chars are its bytes). */
 const DISPOSITION = {
   file: 'disposition.json',
   name: (c) => `${c.source} ${JSON.stringify(c.input)}`,
   run(api, c) {
-    return api.parseContentDisposition(c.input, { profile: c.profile, decode2047: c.decode_2047 ?? false });
+    return api.parseContentDisposition(c.input, dispositionOptions(c));
+  },
+};
+
+/** The same cases as the header's raw bytes (a Buffer): the Rust core's own input. */
+const DISPOSITION_BYTES = {
+  ...DISPOSITION,
+  via: 'as a Buffer of the header bytes',
+  run(api, c) {
+    return api.parseContentDisposition(headerBytes(c), dispositionOptions(c));
+  },
+};
+
+/**
+ * The same bytes as node:http's `req.headers` hands them over (one char per byte, latin1), back
+ * to bytes with `Buffer.from(value, 'latin1')` as the README shows.
+ */
+const DISPOSITION_REQ_HEADERS = {
+  ...DISPOSITION,
+  via: "as req.headers gives it, through Buffer.from(value, 'latin1')",
+  run(api, c) {
+    const value = headerBytes(c).toString('latin1');
+    return api.parseContentDisposition(Buffer.from(value, 'latin1'), dispositionOptions(c));
   },
 };
 
@@ -99,12 +134,12 @@ const FORMAT = {
   },
 };
 
-const KINDS = [QUERY, URI, DISPOSITION, FORMAT];
+const KINDS = [QUERY, URI, DISPOSITION, DISPOSITION_BYTES, DISPOSITION_REQ_HEADERS, FORMAT];
 
 /** Defines one test per vector file; each case is a subtest named after its source. */
 function defineVectorTests(api, face) {
   for (const kind of KINDS) {
-    test(`${face}: ${kind.file}`, async (t) => {
+    test(`${face}: ${kind.file}${kind.via ? ` ${kind.via}` : ''}`, async (t) => {
       const cases = load(kind.file);
       for (const c of cases) {
         await t.test(kind.name(c), () => {
