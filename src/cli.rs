@@ -658,11 +658,8 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         config.threads = threads;
     }
     if let Some(max_body) = a.max_body {
-        // One number for every body-size limit: the framing's, the chunked decoder's and the
-        // multipart reader's (each defaults to 128 MiB).
+        // One number for every body-size limit (the readers' follow it).
         config.limits.max_body = max_body;
-        config.limits.chunked.max_body_bytes = max_body;
-        config.limits.multipart.max_body_bytes = max_body;
     }
     config.engine = match a.engine {
         EngineArg::Native => reqparse::host::Engine::Native,

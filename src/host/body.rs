@@ -226,11 +226,15 @@ impl BodyReader {
         let (content, max_carry) = match kind {
             Ok(ContentKind::Raw) => (Content::Raw, 0),
             Ok(ContentKind::Form) => (
-                Content::Form(FormReader::new(limits.form_profile, limits.form)),
+                Content::Form(FormReader::new(limits.form_profile, limits.form_limits())),
                 limits.form_tail(),
             ),
             Ok(ContentKind::Multipart(boundary)) => {
-                match MultipartReader::new(boundary, limits.multipart_profile, limits.multipart) {
+                match MultipartReader::new(
+                    boundary,
+                    limits.multipart_profile,
+                    limits.multipart_limits(),
+                ) {
                     Ok(r) => (Content::Multipart(Box::new(r)), limits.multipart_tail()),
                     Err(e) => {
                         error = Some(ContentError::Multipart(e));

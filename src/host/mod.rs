@@ -146,15 +146,17 @@ pub struct Limits {
     /// Core's multipart body limit).
     pub max_body: u64,
     /// The chunked decoder's limits: chunk-line, chunk-extension and trailer sizes, framing
-    /// overhead (`max_body_bytes` is replaced by [`Limits::max_body`]). Over one → 400 and close
-    /// (413 for the body size), with the limit's name.
+    /// overhead. Its `max_body_bytes` is not used: [`Limits::max_body`] replaces it. Over one →
+    /// 400 and close (413 for the body size), with the limit's name.
     pub chunked: crate::body::chunked::ChunkedLimits,
     /// Limits of `application/x-www-form-urlencoded` bodies. A pair is held whole until its `&`
     /// arrives, so the host's default value limit is 64 KiB rather than the core's 4 MiB.
+    /// Its `max_body_bytes` is not used: [`Limits::max_body`] replaces it.
     pub form: crate::body::form::FormLimits,
     /// How form bodies are decoded. Default `whatwg`.
     pub form_profile: crate::query::Profile,
-    /// Limits of `multipart/form-data` bodies (parts, header block, values, preamble, …).
+    /// Limits of `multipart/form-data` bodies (parts, header block, values, preamble, …). Its
+    /// `max_body_bytes` is not used: [`Limits::max_body`] replaces it.
     pub multipart: crate::body::multipart::MultipartLimits,
     /// How multipart bodies are read. Default `fetch` (what browsers send, as WPT checks it).
     pub multipart_profile: crate::body::multipart::Profile,
@@ -168,11 +170,28 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The chunked decoder's limits, its body size capped by [`Limits::max_body`].
+    /// The chunked decoder's limits, its body size [`Limits::max_body`]: one number for every
+    /// body-size limit, so raising it is enough for a 1 GiB upload.
     pub(crate) fn chunked_limits(&self) -> crate::body::chunked::ChunkedLimits {
         crate::body::chunked::ChunkedLimits {
-            max_body_bytes: self.chunked.max_body_bytes.min(self.max_body),
+            max_body_bytes: self.max_body,
             ..self.chunked
+        }
+    }
+
+    /// The form reader's limits, its body size [`Limits::max_body`].
+    pub(crate) fn form_limits(&self) -> crate::body::form::FormLimits {
+        crate::body::form::FormLimits {
+            max_body_bytes: self.max_body,
+            ..self.form
+        }
+    }
+
+    /// The multipart reader's limits, its body size [`Limits::max_body`].
+    pub(crate) fn multipart_limits(&self) -> crate::body::multipart::MultipartLimits {
+        crate::body::multipart::MultipartLimits {
+            max_body_bytes: self.max_body,
+            ..self.multipart
         }
     }
 
