@@ -372,3 +372,56 @@ fn the_upload_hash_example_hashes_file_parts() {
     drop(c);
     server.assert_drained();
 }
+
+/// Answers every request with 16 MiB, far more than the socket buffers hold.
+struct Big;
+struct BigService;
+
+impl reqparse::host::Handler for Big {
+    type Service = BigService;
+    fn service(&self) -> std::io::Result<BigService> {
+        Ok(BigService)
+    }
+}
+
+impl reqparse::host::Service for BigService {
+    type Exchange = ();
+    fn head(&mut self, _: &reqparse::host::Head<'_>) -> ((), reqparse::host::Reading) {
+        ((), reqparse::host::Reading::Raw)
+    }
+    fn body(&mut self, _: &mut (), _: reqparse::host::BodyEvent<'_>) {}
+    fn respond(&mut self, _: (), response: &mut reqparse::host::Response<'_>) {
+        response
+            .send(200, "OK", "application/octet-stream", &vec![b'x'; 16 << 20])
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_stop_finishes_the_answers_in_flight() {
+    use std::io::Read;
+    let server = Running::start_with(
+        Config {
+            threads: 1,
+            limits: Limits {
+                close_linger: Duration::from_secs(5),
+                ..Limits::default()
+            },
+            ..Config::default()
+        },
+        Big,
+    );
+    let mut c = server.connect();
+    c.send(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    // The answer is written (most of it parked in the output pipe), then the server is told to
+    // stop before the client reads a byte.
+    server.wait_stats("the answer written", |s| s.responses == 1);
+    let stopping = server.stop_in_background();
+    std::thread::sleep(Duration::from_millis(100));
+    let r = c.response().unwrap();
+    assert_eq!((r.status, r.body.len()), (200, 16 << 20));
+    let mut rest = Vec::new();
+    let _ = c.r.read_to_end(&mut rest);
+    assert!(rest.is_empty(), "nothing after the answer");
+    stopping.join().unwrap();
+}

@@ -420,6 +420,7 @@ pub(super) fn run<H: Handler>(
     };
     let mut events = Events::with_capacity(config.limits.max_events_per_wakeup);
     let result = lp.run(&mut events, shared);
+    lp.drain(&mut events);
     lp.close_all();
     lp.publish();
     result
@@ -564,6 +565,38 @@ impl<S: Service> Loop<'_, S> {
     fn close(&mut self, key: usize) {
         if let Some(conn) = self.conns.try_remove(key) {
             release(conn, &mut self.pool, self.poll.registry());
+        }
+    }
+
+    /// The loop is stopping: no more connections or requests are taken, but answers already
+    /// written are flushed to the peers that read them, for at most `close_linger`; each
+    /// connection closes once its output is sent (or its socket fails).
+    fn drain(&mut self, events: &mut Events) {
+        let _ = self.poll.registry().deregister(&mut self.listener);
+        let deadline = Instant::now() + self.limits.close_linger;
+        let mut keys = Vec::new();
+        loop {
+            keys.clear();
+            keys.extend(self.conns.iter().map(|(key, _)| key));
+            for &key in &keys {
+                let conn = &mut self.conns[key];
+                let sent = conn.output.is_empty()
+                    || conn
+                        .output
+                        .write_to(&mut self.pool, &mut conn.sock)
+                        .map_or(true, |_| conn.output.is_empty());
+                if sent {
+                    self.close(key);
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.conns.is_empty() || left.is_zero() {
+                return;
+            }
+            // Writable edges (or the deadline) wake the next round.
+            if nonblocking(|| self.poll.poll(events, Some(left))).is_err() {
+                return;
+            }
         }
     }
 

@@ -388,7 +388,9 @@ pub struct ShutdownHandle {
 }
 
 impl ShutdownHandle {
-    /// Asks every loop to close its connections and return; `run` then returns `Ok(())`.
+    /// Asks every loop to stop: no new connection or request is taken, answers already written
+    /// are flushed for at most [`Limits::close_linger`], then the connections close and `run`
+    /// returns `Ok(())`.
     ///
     /// ```no_run
     /// let server = reqparse::host::Server::bind(Default::default())?;

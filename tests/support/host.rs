@@ -76,6 +76,14 @@ impl Running {
     }
 
     /// Every client gone: no connection record and no rented segment is left.
+    /// Stops the server from another thread (its `run` returns once the answers in flight
+    /// are flushed); the handle joins that thread. The server thread itself is joined on drop.
+    #[allow(dead_code)]
+    pub fn stop_in_background(&self) -> JoinHandle<()> {
+        let stop = self.stop.clone();
+        std::thread::spawn(move || stop.shutdown())
+    }
+
     pub fn assert_drained(&self) {
         self.wait_stats("0 connections and 0 rented segments", |s| {
             s.connections == 0 && s.rented_segments == 0
