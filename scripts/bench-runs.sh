@@ -7,6 +7,7 @@
 #   scripts/bench-runs.sh                       # 3 runs, every case, warm-up 1 s, measure 3 s
 #   scripts/bench-runs.sh -f '^(decode|map)/'   # a subset (criterion's regex filter)
 #   scripts/bench-runs.sh -r 5 -w 2 -m 5 -o /tmp/ratios.svg
+#   scripts/bench-runs.sh -b body -o BENCHMARKS-body.svg   # other bench binaries
 #
 # The load average before and after each run goes to <prefix><i>.load; a run after which the
 # load was at or above MAX_LOAD is reported at the end, to be discarded and redone.
@@ -20,13 +21,15 @@ MAX_LOAD=1.5
 PREFIX=target/criterion-run
 OUT=BENCHMARKS.svg
 CHART_GROUPS=()
+BENCH_NAMES="query disposition uri"
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
     echo "options: -r RUNS (3) -f FILTER -w WARMUP_S (1) -m MEASURE_S (3) -l MAX_LOAD (1.5)"
     echo "         -p DIR_PREFIX (target/criterion-run) -o SVG (BENCHMARKS.svg)"
-    echo "         -g GROUPS (the chart's groups regex); after --: criterion args"
+    echo "         -g GROUPS (the chart's groups regex); -b 'BENCH ...' (query disposition uri)"
+    echo "         after --: criterion args"
 }
-while getopts "r:f:w:m:l:p:o:g:h" opt; do
+while getopts "r:f:w:m:l:p:o:g:b:h" opt; do
     case $opt in
         r) RUNS=$OPTARG ;;
         f) FILTER=$OPTARG ;;
@@ -36,6 +39,7 @@ while getopts "r:f:w:m:l:p:o:g:h" opt; do
         p) PREFIX=$OPTARG ;;
         o) OUT=$OPTARG ;;
         g) CHART_GROUPS=(--groups "$OPTARG") ;;
+        b) BENCH_NAMES=$OPTARG ;;
         *) usage; exit 2 ;;
     esac
 done
@@ -43,7 +47,8 @@ shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 
 cd "$(dirname "$0")/.."
-BENCHES=(--bench query --bench disposition --bench uri)
+BENCHES=()
+for b in $BENCH_NAMES; do BENCHES+=(--bench "$b"); done
 
 load1() { cut -d' ' -f1 /proc/loadavg; }
 quiet() { awk -v l="$(load1)" -v m="$MAX_LOAD" 'BEGIN { exit !(l < m) }'; }
