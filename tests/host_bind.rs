@@ -30,14 +30,17 @@ fn assert_in_use(result: io::Result<Server>, addr: SocketAddr) {
 
 #[test]
 fn a_busy_port_is_an_error_naming_it() {
-    // Two servers (two loops each, all SO_REUSEPORT) on one port: the second is refused.
-    let first = bind("127.0.0.1:0".parse().unwrap(), 2).expect("bind the first server");
+    // Two servers (two loops each, all SO_REUSEPORT) on one port: the second is refused. On
+    // 127.0.0.2, which the other tests of this binary (binding 127.0.0.1:0 at the same time)
+    // cannot take from under us once the first server frees the port (seen once in CI).
+    let first = bind("127.0.0.2:0".parse().unwrap(), 2).expect("bind the first server");
     let addr = first.local_addr();
     assert_ne!(addr.port(), 0);
     assert_in_use(bind(addr, 2), addr);
     // Port 0 never lands on the busy port either.
-    let other = bind("127.0.0.1:0".parse().unwrap(), 2).unwrap();
+    let other = bind("127.0.0.2:0".parse().unwrap(), 2).unwrap();
     assert_ne!(other.local_addr(), addr);
+    drop(other);
     // Once the first server is gone the port is free again (the probe left nothing behind).
     drop(first);
     let again = bind(addr, 2).expect("the port is free again");
