@@ -34,12 +34,27 @@ use super::http1::{Framing, Head};
 use super::Engine;
 use crate::inspect::json_string;
 
-/// The most text of one multipart value shown in the answer.
+/// The most text of one multipart value shown in the answer (a longer one is `null` beside
+/// its `size` and `sha256`).
+///
+/// ```
+/// assert_eq!(reqparse::host::MAX_SHOWN_VALUE, 64 * 1024);
+/// ```
 pub const MAX_SHOWN_VALUE: usize = 64 * 1024;
-/// The most JSON the pairs and parts of one answer take; past it they are counted only.
+
+/// The most JSON the pairs and parts of one answer take; past it they are counted in
+/// `"omitted"` only, so a 128 MiB form cannot make a 128 MiB answer.
+///
+/// ```
+/// assert_eq!(reqparse::host::MAX_LISTED, 1 << 20);
+/// ```
 pub const MAX_LISTED: usize = 1024 * 1024;
 
 /// The page `GET /` answers: a form that posts `multipart/form-data` to `/upload`.
+///
+/// ```
+/// assert!(reqparse::host::UPLOAD_PAGE.contains(r#"enctype="multipart/form-data""#));
+/// ```
 pub const UPLOAD_PAGE: &str = include_str!("upload.html");
 
 /// The inspection handler that `reqparse serve` runs.
@@ -97,7 +112,14 @@ enum EngineRef {
     Wasm(Box<crate::engine::WasmInspector>),
 }
 
-/// One loop's inspection service (see [`Inspect`]).
+/// One loop's inspection service (see [`Inspect`]), made by [`Handler::service`].
+///
+/// ```
+/// use reqparse::host::{Engine, Handler, Inspect};
+/// let engine = Engine::Native;
+/// let _service = Inspect::new(&engine).service()?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Inspector {
     engine: EngineRef,
     /// The last answer's buffer, reused by the next head: a request costs the shim no
