@@ -398,3 +398,67 @@ impl Fnv {
         }
     }
 }
+
+#[test]
+fn a_detached_reader_keeps_its_instance_until_it_is_dropped() {
+    // An instance is recycled after every call, except while a detached reader lives: its
+    // resource would go with it.
+    let limits = Limits {
+        recycle_after_calls: 1,
+        ..Limits::default()
+    };
+    let mut inspector = engine_with(limits).inspector().expect("an instance");
+    let head = reqparse::inspect::RequestHead {
+        method: "GET",
+        scheme: "http",
+        host: "h",
+        target: "/?a=1",
+        content_disposition: None,
+    };
+    let mut reader = inspector
+        .form_reader(query::Profile::Whatwg, FormLimits::default())
+        .unwrap();
+    assert!(reader.feed(b"name=Jo", false).unwrap().events.is_empty());
+    let detached = reader.detach();
+    let before = inspector.instances_created();
+    for _ in 0..3 {
+        inspector.inspect(&head, &mut String::new()).unwrap();
+    }
+    assert_eq!(
+        inspector.instances_created(),
+        before,
+        "no recycling while detached"
+    );
+    let mut reader = inspector.attach_form(detached).unwrap();
+    let fed = reader.feed(b"s&x=2", true).unwrap();
+    let pairs: Vec<_> = fed
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            reqparse::body::form::FormEvent::Pair(p) => Some((p.name, p.value)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pairs, [("name", "Jos"), ("x", "2")]);
+    drop(reader);
+    // Nothing detached: the next calls recycle again.
+    inspector.inspect(&head, &mut String::new()).unwrap();
+    inspector.inspect(&head, &mut String::new()).unwrap();
+    assert!(inspector.instances_created() > before);
+    // A feed refused before the guest (over the input cap) is no fault: the instance lives on
+    // and a reader detached from it still attaches.
+    let detached = inspector
+        .form_reader(query::Profile::Whatwg, FormLimits::default())
+        .unwrap()
+        .detach();
+    let too_big = vec![b'a'; Limits::default().max_input_bytes + 1];
+    let mut other = inspector
+        .form_reader(query::Profile::Whatwg, FormLimits::default())
+        .unwrap();
+    assert_eq!(
+        other.feed(&too_big, false).err().map(|e| e.kind()),
+        Some(EngineErrorKind::InputTooLarge)
+    );
+    drop(other);
+    assert!(inspector.attach_form(detached).is_ok());
+}

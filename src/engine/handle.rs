@@ -15,11 +15,25 @@ use super::limits::GuestState;
 pub(super) struct Handle<'i> {
     pub(super) inspector: &'i mut WasmInspector,
     handle: ResourceAny,
+    /// Detached: the resource lives on in the guest without this borrow (see
+    /// [`Handle::detach`]); dropping the handle then leaves it alone.
+    detached: bool,
 }
 
 impl<'i> Handle<'i> {
     pub(super) fn new(inspector: &'i mut WasmInspector, handle: ResourceAny) -> Self {
-        Handle { inspector, handle }
+        Handle {
+            inspector,
+            handle,
+            detached: false,
+        }
+    }
+
+    /// Gives the resource up without dropping it in the guest: it can be attached again with
+    /// [`Handle::new`] while the same instance lives ([`Detached`](super::body) checks that).
+    pub(super) fn detach(mut self) -> ResourceAny {
+        self.detached = true;
+        self.handle
     }
 
     /// One call on the resource under the same limits as every call: the input size checked
@@ -45,6 +59,9 @@ impl<'i> Handle<'i> {
 
 impl Drop for Handle<'_> {
     fn drop(&mut self) {
+        if self.detached {
+            return;
+        }
         // No instance: a fault dropped it, and the resource with it.
         if let Some(live) = self.inspector.live.as_mut() {
             // The guest's destructor runs under a fresh deadline, like any call.

@@ -46,8 +46,12 @@ pub struct WasmInspector {
     pub(super) deadline_ticks: u64,
     /// `None` after a fault, until the next call makes a new one.
     pub(super) live: Option<Live>,
-    /// Instances made so far, for [`WasmInspector::instances_created`].
-    instances: u64,
+    /// Instances made so far, for [`WasmInspector::instances_created`]; also the generation
+    /// a detached resource checks before it is used again.
+    pub(super) instances: u64,
+    /// Detached body readers alive: while there is one the instance is not recycled (its
+    /// resources would go with it); a fault still replaces it.
+    pub(super) detached: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl WasmInspector {
@@ -58,6 +62,7 @@ impl WasmInspector {
             shared,
             live: None,
             instances: 0,
+            detached: Arc::default(),
         };
         inspector.live()?;
         Ok(inspector)
@@ -330,8 +335,9 @@ impl WasmInspector {
     /// The instance to call: the current one, or a new one when there is none or it has served
     /// its [`Limits`](super::Limits) (`recycle_after_calls`, `recycle_memory_bytes`).
     fn live(&mut self) -> Result<&mut Live, EngineError> {
+        let keep = self.detached.load(std::sync::atomic::Ordering::Relaxed) > 0;
         let live = match self.live.take() {
-            Some(live) if !live.worn_out(&self.shared) => live,
+            Some(live) if keep || !live.worn_out(&self.shared) => live,
             _ => self.instantiate()?,
         };
         Ok(self.live.insert(live))

@@ -44,7 +44,8 @@ use wasmtime::{Config, Engine};
 use limits::GuestState;
 
 pub use body::{
-    Fed, WasmChunkedDecoder, WasmFormReader, WasmMultipartEvent, WasmMultipartReader, WasmPart,
+    Detached, Fed, FormKind, MultipartKind, WasmChunkedDecoder, WasmFormReader, WasmMultipartEvent,
+    WasmMultipartReader, WasmPart,
 };
 pub use error::{EngineError, EngineErrorKind};
 pub use inspector::{span_text, WasmInspector};

@@ -28,7 +28,7 @@ use core::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use super::body::BodyEvent;
+use super::body::{BodyEvent, ContentKind};
 use super::handler::{Handler, Reading, Response, Service};
 use super::http1::{Framing, Head};
 use super::Engine;
@@ -70,6 +70,9 @@ pub const UPLOAD_PAGE: &str = include_str!("upload.html");
 #[derive(Debug)]
 pub struct Inspect<'e> {
     engine: &'e Engine,
+    /// The body readers' limits when they run in the component (natively the shim's readers
+    /// use the server's own).
+    limits: super::Limits,
 }
 
 impl<'e> Inspect<'e> {
@@ -80,7 +83,19 @@ impl<'e> Inspect<'e> {
     /// let _handler = reqparse::host::Inspect::new(&engine);
     /// ```
     pub fn new(engine: &'e Engine) -> Inspect<'e> {
-        Inspect { engine }
+        Inspect::with_limits(engine, super::Limits::default())
+    }
+
+    /// Inspects with `engine`; with the wasm engine the component's body readers use the
+    /// form and multipart limits (and `max_body`) of `limits`, as the shim's own readers do
+    /// natively. [`Server::run`](super::Server::run) passes the server's limits.
+    ///
+    /// ```
+    /// let engine = reqparse::host::Engine::Native;
+    /// let _handler = reqparse::host::Inspect::with_limits(&engine, Default::default());
+    /// ```
+    pub fn with_limits(engine: &'e Engine, limits: super::Limits) -> Inspect<'e> {
+        Inspect { engine, limits }
     }
 }
 
@@ -100,6 +115,7 @@ impl Handler for Inspect<'_> {
         Ok(Inspector {
             engine,
             spare: String::new(),
+            limits: self.limits.clone(),
         })
     }
 }
@@ -125,6 +141,9 @@ pub struct Inspector {
     /// The last answer's buffer, reused by the next head: a request costs the shim no
     /// allocation of its own (tests/host_alloc.rs).
     spare: String,
+    /// For the component's body readers.
+    #[cfg_attr(not(feature = "engine-wasm"), allow(dead_code))]
+    limits: super::Limits,
 }
 
 impl core::fmt::Debug for Inspector {
@@ -182,13 +201,20 @@ impl Service for Inspector {
             Ok(()) => {
                 // The object is reopened to add "body".
                 json.pop();
-                Answer::Json {
-                    json,
-                    body: head
-                        .framing
-                        .has_body()
-                        .then(|| Box::new(BodySummary::new(head.framing))),
-                }
+                let body = head.framing.has_body().then(|| {
+                    let summary =
+                        Box::new(BodySummary::new(head.framing, Kind::of(head.content_type)));
+                    #[cfg(feature = "engine-wasm")]
+                    let summary = {
+                        let mut summary = summary;
+                        if let EngineRef::Wasm(wasm) = &mut self.engine {
+                            summary.open_wasm(wasm, head.content_type, &self.limits);
+                        }
+                        summary
+                    };
+                    summary
+                });
+                Answer::Json { json, body }
             }
             Err(e) => {
                 let mut body = String::new();
@@ -196,17 +222,44 @@ impl Service for Inspector {
                 Answer::Failed(body)
             }
         };
+        // With the component reading the content, the shim only removes the framing.
+        #[cfg(feature = "engine-wasm")]
+        if let Answer::Json {
+            body: Some(summary),
+            ..
+        } = &answer
+        {
+            if summary.wasm.is_some() {
+                return (Exchange { answer }, Reading::Raw);
+            }
+        }
         (Exchange { answer }, Reading::Parse)
     }
 
     fn body(&mut self, exchange: &mut Exchange, event: BodyEvent<'_>) {
-        if let Answer::Json {
+        let Answer::Json {
             body: Some(summary),
             ..
         } = &mut exchange.answer
-        {
-            summary.add(event);
+        else {
+            return;
+        };
+        #[cfg(feature = "engine-wasm")]
+        if let (EngineRef::Wasm(wasm), Some(reader)) = (&mut self.engine, summary.wasm.take()) {
+            match event {
+                BodyEvent::Data(data) => summary.feed_wasm(wasm, reader, data, false),
+                BodyEvent::End { .. } => {
+                    summary.feed_wasm(wasm, reader, &[], true);
+                    summary.add(event);
+                }
+                other => {
+                    summary.wasm = Some(reader);
+                    summary.add(other);
+                }
+            }
+            return;
         }
+        summary.add(event);
     }
 
     fn respond(&mut self, exchange: Exchange, response: &mut Response<'_>) {
@@ -256,15 +309,29 @@ struct BodySummary {
     /// The whole body's hash (kind bytes) or the current part's.
     hash: Sha256,
     part: Option<PartSummary>,
+    /// With the wasm engine: the component's reader of this body, between reads.
+    #[cfg(feature = "engine-wasm")]
+    wasm: Option<WasmBody>,
 }
 
+/// What the body is, from its `Content-Type` (decided with the head, so an empty multipart
+/// body is still `"multipart"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    /// No content event yet.
-    Unknown,
     Form,
     Multipart,
     Bytes,
+}
+
+impl Kind {
+    /// The kind the shim's readers give a body of `content_type` ([`Reading::Parse`]).
+    fn of(content_type: Option<&[u8]>) -> Kind {
+        match ContentKind::of(content_type) {
+            Ok(ContentKind::Form) => Kind::Form,
+            Ok(ContentKind::Raw) => Kind::Bytes,
+            Ok(ContentKind::Multipart(_)) | Err(_) => Kind::Multipart,
+        }
+    }
 }
 
 /// The multipart part whose data is arriving.
@@ -278,86 +345,32 @@ struct PartSummary {
 }
 
 impl BodySummary {
-    fn new(framing: Framing) -> BodySummary {
+    fn new(framing: Framing, kind: Kind) -> BodySummary {
         BodySummary {
             framing,
             size: 0,
-            kind: Kind::Unknown,
+            kind,
             listed: String::new(),
             omitted: 0,
             trailers: String::new(),
             error: None,
             hash: Sha256::new(),
             part: None,
+            #[cfg(feature = "engine-wasm")]
+            wasm: None,
         }
     }
 
     fn add(&mut self, event: BodyEvent<'_>) {
         match event {
-            BodyEvent::Data(data) => {
-                self.kind = Kind::Bytes;
-                self.hash.update(data);
-            }
-            BodyEvent::Pair(pair) => {
-                self.kind = Kind::Form;
-                let mut item = String::new();
-                item.push('[');
-                json_string(&mut item, pair.name);
-                item.push(',');
-                json_string(&mut item, pair.value);
-                item.push(']');
-                self.list(&item);
-            }
+            BodyEvent::Data(data) => self.hash.update(data),
+            BodyEvent::Pair(pair) => self.pair(pair.name, pair.value),
             BodyEvent::Part(part) => {
-                self.kind = Kind::Multipart;
                 let filename = part.filename().map(|f| f.into_cow());
-                let mut json = String::from("{\"name\":");
-                json_string(&mut json, &part.name());
-                json.push_str(",\"filename\":");
-                match &filename {
-                    Some(f) => json_string(&mut json, f),
-                    None => json.push_str("null"),
-                }
-                json.push_str(",\"content_type\":");
-                match part.content_type() {
-                    Some(ct) => json_string(&mut json, &String::from_utf8_lossy(ct)),
-                    None => json.push_str("null"),
-                }
-                self.hash = Sha256::new();
-                self.part = Some(PartSummary {
-                    json,
-                    size: 0,
-                    value: filename.is_none().then(Vec::new),
-                });
+                self.part(&part.name(), filename.as_deref(), part.content_type());
             }
-            BodyEvent::PartData(data) => {
-                if let Some(part) = &mut self.part {
-                    self.hash.update(data);
-                    part.size += data.len() as u64;
-                    if let Some(value) = &mut part.value {
-                        if value.len() + data.len() <= MAX_SHOWN_VALUE {
-                            value.extend_from_slice(data);
-                        } else {
-                            part.value = None;
-                        }
-                    }
-                }
-            }
-            BodyEvent::PartEnd => {
-                if let Some(mut part) = self.part.take() {
-                    let hash = core::mem::take(&mut self.hash);
-                    let _ = write!(part.json, ",\"size\":{},\"sha256\":", part.size);
-                    json_string(&mut part.json, &hex(hash));
-                    part.json.push_str(",\"value\":");
-                    match &part.value {
-                        // The Fetch Standard's "UTF-8 decode without BOM": bad bytes → U+FFFD.
-                        Some(v) => json_string(&mut part.json, &String::from_utf8_lossy(v)),
-                        None => part.json.push_str("null"),
-                    }
-                    part.json.push('}');
-                    self.list(&part.json);
-                }
-            }
+            BodyEvent::PartData(data) => self.part_data(data),
+            BodyEvent::PartEnd => self.part_end(),
             BodyEvent::Trailer { name, value } => {
                 if !self.trailers.is_empty() {
                     self.trailers.push(',');
@@ -369,17 +382,81 @@ impl BodySummary {
                 self.trailers.push(']');
             }
             BodyEvent::End { size } => self.size = size,
-            BodyEvent::Invalid(e) => {
-                if self.error.is_none() {
-                    let mut json = String::new();
-                    let _ = write!(json, "{{\"offset\":{},\"message\":", e.offset());
-                    json_string(&mut json, &e.to_string());
-                    json.push('}');
-                    self.error = Some(json);
+            BodyEvent::Invalid(e) => self.invalid(e.offset(), &e.to_string()),
+        }
+    }
+
+    fn pair(&mut self, name: &str, value: &str) {
+        let mut item = String::new();
+        item.push('[');
+        json_string(&mut item, name);
+        item.push(',');
+        json_string(&mut item, value);
+        item.push(']');
+        self.list(&item);
+    }
+
+    fn part(&mut self, name: &str, filename: Option<&str>, content_type: Option<&[u8]>) {
+        let mut json = String::from("{\"name\":");
+        json_string(&mut json, name);
+        json.push_str(",\"filename\":");
+        match filename {
+            Some(f) => json_string(&mut json, f),
+            None => json.push_str("null"),
+        }
+        json.push_str(",\"content_type\":");
+        match content_type {
+            Some(ct) => json_string(&mut json, &String::from_utf8_lossy(ct)),
+            None => json.push_str("null"),
+        }
+        self.hash = Sha256::new();
+        self.part = Some(PartSummary {
+            json,
+            size: 0,
+            value: filename.is_none().then(Vec::new),
+        });
+    }
+
+    fn part_data(&mut self, data: &[u8]) {
+        if let Some(part) = &mut self.part {
+            self.hash.update(data);
+            part.size += data.len() as u64;
+            if let Some(value) = &mut part.value {
+                if value.len() + data.len() <= MAX_SHOWN_VALUE {
+                    value.extend_from_slice(data);
+                } else {
+                    part.value = None;
                 }
-                self.part = None;
             }
         }
+    }
+
+    fn part_end(&mut self) {
+        if let Some(mut part) = self.part.take() {
+            let hash = core::mem::take(&mut self.hash);
+            let _ = write!(part.json, ",\"size\":{},\"sha256\":", part.size);
+            json_string(&mut part.json, &hex(hash));
+            part.json.push_str(",\"value\":");
+            match &part.value {
+                // The Fetch Standard's "UTF-8 decode without BOM": bad bytes become U+FFFD.
+                Some(v) => json_string(&mut part.json, &String::from_utf8_lossy(v)),
+                None => part.json.push_str("null"),
+            }
+            part.json.push('}');
+            self.list(&part.json);
+        }
+    }
+
+    /// The first content error; no content event follows it.
+    fn invalid(&mut self, offset: u64, message: &str) {
+        if self.error.is_none() {
+            let mut json = String::new();
+            let _ = write!(json, "{{\"offset\":{offset},\"message\":");
+            json_string(&mut json, message);
+            json.push('}');
+            self.error = Some(json);
+        }
+        self.part = None;
     }
 
     /// Adds one pair or part to the listing, or counts it past the budget.
@@ -403,7 +480,7 @@ impl BodySummary {
         let kind = match self.kind {
             Kind::Form => "form",
             Kind::Multipart => "multipart",
-            Kind::Bytes | Kind::Unknown => "bytes",
+            Kind::Bytes => "bytes",
         };
         let _ = write!(
             out,
@@ -417,7 +494,7 @@ impl BodySummary {
             out.push_str(&self.listed);
         }
         out.push_str("],\"sha256\":");
-        if matches!(self.kind, Kind::Bytes | Kind::Unknown) {
+        if self.kind == Kind::Bytes {
             json_string(out, &hex(self.hash));
         } else {
             out.push_str("null");
@@ -436,4 +513,110 @@ fn hex(hash: Sha256) -> String {
         let _ = write!(s, "{byte:02x}");
     }
     s
+}
+
+/// A body's reader in the component, detached between reads (see
+/// [`Detached`](crate::engine::Detached)).
+#[cfg(feature = "engine-wasm")]
+#[derive(Debug)]
+enum WasmBody {
+    Form(crate::engine::Detached<crate::engine::FormKind>),
+    Multipart(crate::engine::Detached<crate::engine::MultipartKind>),
+}
+
+#[cfg(feature = "engine-wasm")]
+impl BodySummary {
+    /// Starts the component's reader for a form or multipart body (the boundary read in the
+    /// guest too); other bodies are only hashed, natively.
+    fn open_wasm(
+        &mut self,
+        wasm: &mut crate::engine::WasmInspector,
+        content_type: Option<&[u8]>,
+        limits: &super::Limits,
+    ) {
+        let opened = match self.kind {
+            Kind::Bytes => return,
+            Kind::Form => wasm
+                .form_reader(limits.form_profile, limits.form_limits())
+                .map(|r| Some(WasmBody::Form(r.detach()))),
+            Kind::Multipart => match wasm.multipart_boundary(content_type.unwrap_or_default()) {
+                Ok(Ok(boundary)) => wasm
+                    .multipart_reader(
+                        &boundary,
+                        limits.multipart_profile,
+                        limits.multipart_limits(),
+                    )
+                    .map(|made| match made {
+                        Ok(r) => Some(WasmBody::Multipart(r.detach())),
+                        Err(e) => {
+                            self.add(BodyEvent::Invalid(super::ContentError::Multipart(e)));
+                            None
+                        }
+                    }),
+                Ok(Err(e)) => {
+                    self.add(BodyEvent::Invalid(super::ContentError::ContentType(e)));
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            },
+        };
+        match opened {
+            Ok(body) => self.wasm = body,
+            Err(e) => self.invalid(0, &format!("engine error: {e}")),
+        }
+    }
+
+    /// One read through the component's reader; the reader is kept for the next one unless
+    /// the body ended or failed.
+    fn feed_wasm(
+        &mut self,
+        wasm: &mut crate::engine::WasmInspector,
+        reader: WasmBody,
+        data: &[u8],
+        eof: bool,
+    ) {
+        use crate::body::form::FormEvent;
+        use crate::engine::WasmMultipartEvent;
+        let kept = match reader {
+            WasmBody::Form(d) => wasm.attach_form(d).and_then(|mut r| {
+                let fed = r.feed(data, eof)?;
+                let mut ended = false;
+                for event in fed.events {
+                    match event {
+                        FormEvent::Pair(p) => self.pair(p.name, p.value),
+                        FormEvent::End => ended = true,
+                    }
+                }
+                if let Some(e) = fed.error {
+                    self.add(BodyEvent::Invalid(super::ContentError::Form(e)));
+                    ended = true;
+                }
+                Ok((!ended).then(|| WasmBody::Form(r.detach())))
+            }),
+            WasmBody::Multipart(d) => wasm.attach_multipart(d).and_then(|mut r| {
+                let fed = r.feed(data, eof)?;
+                let mut ended = false;
+                for event in fed.events {
+                    match event {
+                        WasmMultipartEvent::Part(p) => {
+                            let filename = p.filename().map(|f| f.into_cow());
+                            self.part(p.name(), filename.as_deref(), p.content_type());
+                        }
+                        WasmMultipartEvent::Data(d) => self.part_data(d),
+                        WasmMultipartEvent::PartEnd => self.part_end(),
+                        WasmMultipartEvent::End => ended = true,
+                    }
+                }
+                if let Some(e) = fed.error {
+                    self.add(BodyEvent::Invalid(super::ContentError::Multipart(e)));
+                    ended = true;
+                }
+                Ok((!ended).then(|| WasmBody::Multipart(r.detach())))
+            }),
+        };
+        match kept {
+            Ok(reader) => self.wasm = reader,
+            Err(e) => self.invalid(0, &format!("engine error: {e}")),
+        }
+    }
 }

@@ -559,6 +559,7 @@ impl Server {
             mut config,
         } = self;
         let engine = core::mem::take(&mut config.engine);
+        let limits = config.limits.clone();
         let server = Server {
             seeds,
             local_addr,
@@ -566,7 +567,7 @@ impl Server {
             stats,
             config,
         };
-        server.run_with(&Inspect::new(&engine))
+        server.run_with(&Inspect::with_limits(&engine, limits))
     }
 
     /// Runs the loops with `handler` answering every request (see [`Handler`]); otherwise as
