@@ -1,6 +1,8 @@
 //! `reqparse serve`'s answer as a [`Handler`]: the inspection JSON of the head (from the native
 //! core or the wasm component, [`crate::inspect`]) with what the body readers made of the body
-//! under `"body"`, and an upload page at `GET /` to try it from a browser.
+//! under `"body"`, and an upload page at `GET /` to try it from a browser. With the wasm engine
+//! the form and multipart readers run in the component too (fed each read as it arrives, kept
+//! detached between reads); the shim only removes the framing and hashes.
 //!
 //! The `"body"` member (keys always present, in this order):
 //!
