@@ -10,9 +10,9 @@
 //! typical upload form sends) and `upload` (one 1 MiB file). Before timing, each server's answer
 //! to each shape is checked against the sha256 the client computed.
 //!
-//! (wrk is not packaged here; the client is the same for both servers, so the comparison holds.
+//! The same servers under wrk: `scripts/serve-wrk.sh` (POST bodies from `write-shape`).
 //! On the 2-core machine client and server share the cores: the numbers are a ratio, not a
-//! capacity.)
+//! capacity.
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -36,6 +36,11 @@ fn main() {
     match args.as_slice() {
         ["server-ours", threads] => server_ours(threads.parse().expect("threads")),
         ["server-hyper", threads] => server_hyper(threads.parse().expect("threads")),
+        ["write-shape", name, path] => {
+            // For wrk (scripts/serve-wrk.sh): the request body of a shape, in a file.
+            std::fs::write(path, shape(name).0).expect("write the body");
+            println!("multipart/form-data; boundary={BOUNDARY}");
+        }
         ["client", addr, conns, secs, shape] => client(
             addr.parse().expect("addr"),
             conns.parse().expect("conns"),
