@@ -15,8 +15,10 @@
 //! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
-//! The delimiter (`CRLF--boundary`) is found with one [`memchr::memmem::Finder`] built when
-//! the reader is. What the reader does not consume must be fed again with what arrives next
+//! The delimiter (`CRLF--boundary`) is found by a scan from CR to CR that checks each
+//! delimiter-long window's last byte and skips by Horspool's shift (linear on every input,
+//! near misses included), handing stretches of thick CRs to one [`memchr::memmem::Finder`]
+//! built when the reader is. What the reader does not consume must be fed again with what arrives next
 //! (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
 //!   the delimiter's length minus one);
@@ -705,6 +707,9 @@ type Moved<'a> = (usize, Option<MultipartEvent<'a>>);
 pub struct MultipartReader {
     /// `CRLF--boundary`, found in the data.
     finder: Finder<'static>,
+    /// Horspool's shift for each byte ending a delimiter-long window that is not the
+    /// delimiter: how far the next possible start is (see `find_delimiter`).
+    shift: [u8; 256],
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -747,6 +752,7 @@ impl MultipartReader {
         delimiter.extend_from_slice(b"\r\n--");
         delimiter.extend_from_slice(boundary);
         Ok(MultipartReader {
+            shift: horspool(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
             limits,
@@ -1191,23 +1197,50 @@ impl MultipartReader {
         Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
     }
 
-    /// The first delimiter in `rest`. A delimiter starts with its only CR, so the first CR
-    /// is looked at before searching: a small part's data ends at it, and a search costs
-    /// more than such a part; when it does not start the delimiter, the search starts after it.
+    /// The first delimiter in `rest`. A delimiter starts with its only CR, so only a CR can
+    /// start one: each CR is a candidate, looked at through the last byte of the delimiter-long
+    /// window it starts (compared in full only when that byte is the delimiter's last), and a
+    /// failed window skips what its last byte rules out (Horspool's shift: past every start
+    /// that would put that byte where the delimiter does not have it) before the next CR is
+    /// searched for. Each candidate costs a few instructions and almost always skips the
+    /// delimiter's length, so no input can make the scan re-read bytes: a near miss (the
+    /// delimiter but its last byte, over and over) costs what ordinary data does, where a
+    /// substring searcher's prefilter fires at each one and verifies it. Where the CRs come
+    /// so thick and the shifts so short that candidates outnumber one per `DENSE` bytes,
+    /// the next `DENSE_CHUNK` bytes go to the `memmem` searcher, which does not look at CRs.
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
-        let near = slice(rest, ..rest.len().min(256));
-        let Some(cr) = memchr::memchr(b'\r', near) else {
-            return self
-                .finder
-                .find(slice(rest, near.len()..))
-                .map(|at| near.len() + at);
-        };
-        if slice(rest, cr..).starts_with(self.delimiter()) {
-            return Some(cr);
+        let delimiter = self.delimiter();
+        let n = delimiter.len();
+        let last = *delimiter.last()?;
+        let mut at = 0;
+        // Bytes skipped minus DENSE per candidate: below zero, the CRs are too thick.
+        let mut credit = CREDIT_MAX;
+        loop {
+            if rest.get(at) != Some(&b'\r') {
+                at += memchr::memchr(b'\r', slice(rest, at..))?;
+            }
+            let Some(window) = rest.get(at..at + n) else {
+                return None;
+            };
+            let end = *window.last()?;
+            if end == last && window == delimiter {
+                return Some(at);
+            }
+            let shift = usize::from(self.shift[usize::from(end)]);
+            at += shift;
+            credit = (credit + shift as isize - DENSE as isize).min(CREDIT_MAX);
+            if credit < 0 {
+                let to = rest.len().min(at + DENSE_CHUNK + n - 1);
+                if let Some(found) = self.finder.find(slice(rest, at..to)) {
+                    return Some(at + found);
+                }
+                if to == rest.len() {
+                    return None;
+                }
+                at = to + 1 - n;
+                credit = CREDIT_MAX;
+            }
         }
-        self.finder
-            .find(slice(rest, cr + 1..))
-            .map(|at| cr + 1 + at)
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
@@ -1252,6 +1285,27 @@ impl MultipartReader {
             _ => after_end(0),
         }
     }
+}
+
+/// One candidate per this many bytes, on average, before `find_delimiter` hands a stretch to
+/// `memmem`; what a candidate costs next to what `memmem` costs per byte, about.
+const DENSE: usize = 8;
+/// How much good stretch `find_delimiter` remembers: a long run of long shifts does not
+/// buy a long run of dense candidates after it.
+const CREDIT_MAX: isize = 256;
+/// The stretch handed to `memmem` when candidates are dense.
+const DENSE_CHUNK: usize = 4096;
+
+/// Horspool's bad-character shifts for `delimiter`: for each byte, the distance from its last
+/// occurrence before the delimiter's last byte to that last byte, or the whole length when it
+/// occurs nowhere before it; capped at 255 (a shorter shift is never wrong, only slower).
+fn horspool(delimiter: &[u8]) -> [u8; 256] {
+    let n = delimiter.len();
+    let mut shift = [u8::try_from(n).unwrap_or(u8::MAX); 256];
+    for (i, &b) in slice(delimiter, ..n.saturating_sub(1)).iter().enumerate() {
+        shift[usize::from(b)] = u8::try_from(n - 1 - i).unwrap_or(u8::MAX);
+    }
+    shift
 }
 
 /// How many bytes at the end of `rest` could begin `delimiter` (which starts with its only
@@ -1345,6 +1399,50 @@ mod tests {
         assert_eq!(partial_delimiter(b"\r\n--a\r", d), 1);
         assert_eq!(partial_delimiter(b"xyz\r\n-x", d), 0);
         assert_eq!(partial_delimiter(b"", d), 0);
+    }
+
+    /// The CR-to-CR scan, its shifts and its `memmem` stretches find the first delimiter
+    /// exactly where a naive search does, on inputs built from the delimiter's own bytes
+    /// (thick CRs, near misses, periodic boundaries), at every length.
+    #[test]
+    fn search_is_naive_search() {
+        let naive = |hay: &[u8], d: &[u8]| hay.windows(d.len()).position(|w| w == d);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for boundary in [&b"ab"[..], b"abab", b"----x", b"-", b"a\rb", b"XyZ0g0g"] {
+            let Ok(reader) = MultipartReader::new(boundary, Profile::Lenient, Default::default())
+            else {
+                continue;
+            };
+            let d = reader.delimiter().to_vec();
+            let mut alphabet = d.clone();
+            alphabet.extend_from_slice(b"\r\r\r\nz");
+            for round in 0..1500 {
+                let len = (next() % 12_000) as usize;
+                let dense = round % 3;
+                let hay: alloc::vec::Vec<u8> = (0..len)
+                    .map(|_| {
+                        let r = next();
+                        match dense {
+                            0 => alphabet[(r as usize) % alphabet.len()],
+                            1 if r % 4 == 0 => b'\r',
+                            _ => d[(r as usize >> 8) % d.len()],
+                        }
+                    })
+                    .collect();
+                let mut hay = hay;
+                if round % 7 == 0 && len > d.len() {
+                    let at = (next() as usize) % (len - d.len());
+                    hay[at..at + d.len()].copy_from_slice(&d);
+                }
+                assert_eq!(reader.find_delimiter(&hay), naive(&hay, &d), "{round}");
+            }
+        }
     }
 
     #[test]
