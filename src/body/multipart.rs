@@ -15,10 +15,10 @@
 //! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
-//! The delimiter (`CRLF--boundary`) is found by a scan from CR to CR that checks each
-//! delimiter-long window's last byte and skips by Horspool's shift (linear on every input,
-//! near misses included), handing stretches of thick CRs to one [`memchr::memmem::Finder`]
-//! built when the reader is. What the reader does not consume must be fed again with what arrives next
+//! The delimiter (`CRLF--boundary`) is found by Horspool's search (a window's last byte
+//! decides how far the next window starts: near misses cost what ordinary data does), which
+//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when
+//! the reader is. What the reader does not consume must be fed again with what arrives next
 //! (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
 //!   the delimiter's length minus one);
@@ -1197,33 +1197,27 @@ impl MultipartReader {
         Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
     }
 
-    /// The first delimiter in `rest`. A delimiter starts with its only CR, so only a CR can
-    /// start one: each CR is a candidate, looked at through the last byte of the delimiter-long
-    /// window it starts (compared in full only when that byte is the delimiter's last), and a
-    /// failed window skips what its last byte rules out (Horspool's shift: past every start
-    /// that would put that byte where the delimiter does not have it) before the next CR is
-    /// searched for. Each candidate costs a few instructions and almost always skips the
-    /// delimiter's length, so no input can make the scan re-read bytes: a near miss (the
-    /// delimiter but its last byte, over and over) costs what ordinary data does, where a
-    /// substring searcher's prefilter fires at each one and verifies it. Where the CRs come
-    /// so thick and the shifts so short that candidates outnumber one per `DENSE` bytes,
-    /// the next `DENSE_CHUNK` bytes go to the `memmem` searcher, which does not look at CRs.
+    /// The first delimiter in `rest`, by Horspool's search: each delimiter-long window is
+    /// looked at through its last byte (compared in full only when that byte is the
+    /// delimiter's last and its first a CR), and the next window starts past every start that
+    /// would put that byte where the delimiter does not have it — on ordinary data, and on a
+    /// near miss (the delimiter but a byte, over and over) alike, the delimiter's length on.
+    /// A substring searcher's prefilter fires at each near miss and verifies it; this costs a
+    /// few instructions per window whatever the input. Where the shifts are short (the input
+    /// made of the delimiter's last bytes) and windows come more than one per `DENSE` bytes,
+    /// the next `DENSE_CHUNK` bytes go to the `memmem` searcher, which such input does not slow.
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
         let delimiter = self.delimiter();
         let n = delimiter.len();
         let last = *delimiter.last()?;
         let mut at = 0;
-        // Bytes skipped minus DENSE per candidate: below zero, the CRs are too thick.
+        // Bytes skipped minus DENSE per window: below zero, the shifts are too short.
         let mut credit = CREDIT_MAX;
-        loop {
-            if rest.get(at) != Some(&b'\r') {
-                at += memchr::memchr(b'\r', slice(rest, at..))?;
-            }
-            let Some(window) = rest.get(at..at + n) else {
-                return None;
-            };
-            let end = *window.last()?;
-            if end == last && window == delimiter {
+        while let Some(&end) = rest.get(at + n - 1) {
+            if end == last
+                && rest.get(at) == Some(&b'\r')
+                && slice(rest, at..).starts_with(delimiter)
+            {
                 return Some(at);
             }
             let shift = usize::from(self.shift[usize::from(end)]);
@@ -1234,13 +1228,11 @@ impl MultipartReader {
                 if let Some(found) = self.finder.find(slice(rest, at..to)) {
                     return Some(at + found);
                 }
-                if to == rest.len() {
-                    return None;
-                }
-                at = to + 1 - n;
+                at = (to + 1).saturating_sub(n).max(at);
                 credit = CREDIT_MAX;
             }
         }
+        None
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
@@ -1287,8 +1279,8 @@ impl MultipartReader {
     }
 }
 
-/// One candidate per this many bytes, on average, before `find_delimiter` hands a stretch to
-/// `memmem`; what a candidate costs next to what `memmem` costs per byte, about.
+/// One window per this many bytes, on average, before `find_delimiter` hands a stretch to
+/// `memmem`; what a window costs next to what `memmem` costs per byte, about.
 const DENSE: usize = 8;
 /// How much good stretch `find_delimiter` remembers: a long run of long shifts does not
 /// buy a long run of dense candidates after it.
