@@ -259,7 +259,8 @@ fn multipart_cases(s: &mut Suite) {
             64 << 10,
         ),
         // More shapes against a search that starts at CRs and skips by a window's last byte:
-        // `CRLF--` every 4 bytes; the delimiter minus its first boundary byte, repeated; random
+        // `CRLF--` every 4 bytes; the delimiter minus its first boundary byte, repeated; the
+        // delimiter with its middle byte's case flipped, repeated; random
         // bytes of the delimiter's alphabet; a CR before each byte that the delimiter has just
         // before its last (Horspool's shortest shift), one CR in three.
         (
@@ -270,6 +271,16 @@ fn multipart_cases(s: &mut Suite) {
         (
             "near-miss-head-1MiB",
             Box::new(|| file_body(&cycle(&[b"\r\n--", &BOUNDARY.as_bytes()[1..]].concat()))),
+            64 << 10,
+        ),
+        (
+            "near-miss-middle-1MiB",
+            Box::new(|| {
+                let mut unit = [b"\r\n--", BOUNDARY.as_bytes()].concat();
+                let mid = unit.len() / 2;
+                unit[mid] ^= 0x20;
+                file_body(&cycle(&unit))
+            }),
             64 << 10,
         ),
         (

@@ -710,6 +710,9 @@ pub struct MultipartReader {
     /// Horspool's shift for each byte ending a delimiter-long window that is not the
     /// delimiter: how far the next possible start is (see `find_delimiter`).
     shift: [u8; 256],
+    /// With AVX2: the packed-pair searcher on the delimiter's first and last bytes.
+    #[cfg(target_arch = "x86_64")]
+    pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -753,6 +756,8 @@ impl MultipartReader {
         delimiter.extend_from_slice(boundary);
         Ok(MultipartReader {
             shift: horspool(&delimiter),
+            #[cfg(target_arch = "x86_64")]
+            pair: end_pair(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
             limits,
@@ -1197,6 +1202,22 @@ impl MultipartReader {
         Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
     }
 
+    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on the
+    /// delimiter's first byte (its only CR) and its last at their distance, then a full
+    /// compare: what `memmem` does, but with the pair fixed where a near miss (the delimiter
+    /// but its last byte, or but any byte of the boundary, over and over) cannot fire it,
+    /// where `memmem`'s pair of "rare" bytes fires at each near miss and verifies it.
+    /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
+    fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(pair) = &self.pair {
+            if rest.len() >= pair.min_haystack_len() {
+                return pair.find(rest, self.delimiter());
+            }
+        }
+        self.horspool_find(rest)
+    }
+
     /// The first delimiter in `rest`, by Horspool's search: each delimiter-long window is
     /// looked at through its last byte (compared in full only when that byte is the
     /// delimiter's last and its first a CR), and the next window starts past every start that
@@ -1206,7 +1227,7 @@ impl MultipartReader {
     /// few instructions per window whatever the input. Where the shifts are short (the input
     /// made of the delimiter's last bytes) and windows come more than one per `DENSE` bytes,
     /// the next `DENSE_CHUNK` bytes go to the `memmem` searcher, which such input does not slow.
-    fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
+    fn horspool_find(&self, rest: &[u8]) -> Option<usize> {
         let delimiter = self.delimiter();
         let n = delimiter.len();
         let last = *delimiter.last()?;
@@ -1287,6 +1308,15 @@ const DENSE: usize = 8;
 const CREDIT_MAX: isize = 256;
 /// The stretch handed to `memmem` when candidates are dense.
 const DENSE_CHUNK: usize = 4096;
+
+/// The packed-pair searcher on `delimiter`'s first byte and its last (None without AVX2, or
+/// for a delimiter longer than the pair's offsets reach).
+#[cfg(target_arch = "x86_64")]
+fn end_pair(delimiter: &[u8]) -> Option<memchr::arch::x86_64::avx2::packedpair::Finder> {
+    let last = u8::try_from(delimiter.len().checked_sub(1)?).ok()?;
+    let pair = memchr::arch::all::packedpair::Pair::with_indices(delimiter, 0, last)?;
+    memchr::arch::x86_64::avx2::packedpair::Finder::with_pair(delimiter, pair)
+}
 
 /// Horspool's bad-character shifts for `delimiter`: for each byte, the distance from its last
 /// occurrence before the delimiter's last byte to that last byte, or the whole length when it
