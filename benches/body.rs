@@ -260,7 +260,8 @@ fn multipart_cases(s: &mut Suite) {
         ),
         // More shapes against a search that starts at CRs and skips by a window's last byte:
         // `CRLF--` every 4 bytes; the delimiter minus its first boundary byte, repeated; the
-        // delimiter with its middle byte's case flipped, repeated; random
+        // delimiter with its middle byte's case flipped, repeated; a CR, the delimiter's
+        // last byte a delimiter's length on, and between them the byte before its last; random
         // bytes of the delimiter's alphabet; a CR before each byte that the delimiter has just
         // before its last (Horspool's shortest shift), one CR in three.
         (
@@ -279,6 +280,17 @@ fn multipart_cases(s: &mut Suite) {
                 let mut unit = [b"\r\n--", BOUNDARY.as_bytes()].concat();
                 let mid = unit.len() / 2;
                 unit[mid] ^= 0x20;
+                file_body(&cycle(&unit))
+            }),
+            64 << 10,
+        ),
+        (
+            "ends-short-shift-1MiB",
+            Box::new(|| {
+                let b = BOUNDARY.as_bytes();
+                let mut unit = vec![b[b.len() - 2]; 4 + b.len()];
+                unit[0] = b'\r';
+                unit[3 + b.len()] = b[b.len() - 1];
                 file_body(&cycle(&unit))
             }),
             64 << 10,

@@ -713,6 +713,10 @@ pub struct MultipartReader {
     /// With AVX2: the packed-pair searcher on the delimiter's first and last bytes.
     #[cfg(target_arch = "x86_64")]
     pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
+    /// Sunday's shift for each byte just past a delimiter-long window that is not the
+    /// delimiter (for the false candidates of `pair`).
+    #[cfg(target_arch = "x86_64")]
+    sunday: [u8; 256],
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -758,6 +762,8 @@ impl MultipartReader {
             shift: horspool(&delimiter),
             #[cfg(target_arch = "x86_64")]
             pair: end_pair(&delimiter),
+            #[cfg(target_arch = "x86_64")]
+            sunday: sunday(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
             limits,
@@ -1211,9 +1217,45 @@ impl MultipartReader {
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(pair) = &self.pair {
-            if rest.len() >= pair.min_haystack_len() {
-                return pair.find(rest, self.delimiter());
+            let n = self.delimiter().len();
+            // The vectors' prefilter, then the compare here: cheaper than `find` (which
+            // verifies inside its vector loop) on data that never fires the pair.
+            let mut at = 0;
+            while rest.len() - at >= pair.min_haystack_len() {
+                let found = at + pair.find_prefilter(slice(rest, at..))?;
+                if slice(rest, found..).starts_with(self.delimiter()) {
+                    return Some(found);
+                }
+                // A false candidate. Input that looks like delimiters at both ends (a near
+                // miss in the middle, over and over) would make each one a call: while the
+                // byte past the window (Sunday's shift) sends the next window far and that
+                // window is a candidate again, it is checked here.
+                let mut q = found;
+                loop {
+                    let shift = match rest.get(q + n) {
+                        Some(&b) => usize::from(self.sunday[usize::from(b)]),
+                        None => return None,
+                    };
+                    if shift < n / 2 {
+                        at = q + 1;
+                        break;
+                    }
+                    q += shift;
+                    let Some(window) = rest.get(q..q + n) else {
+                        return None;
+                    };
+                    if window.first() != Some(&b'\r') || window.last() != self.delimiter().last() {
+                        at = q;
+                        break;
+                    }
+                    if window == self.delimiter() {
+                        return Some(q);
+                    }
+                }
             }
+            return self
+                .horspool_find(slice(rest, at..))
+                .map(|found| at + found);
         }
         self.horspool_find(rest)
     }
@@ -1316,6 +1358,18 @@ fn end_pair(delimiter: &[u8]) -> Option<memchr::arch::x86_64::avx2::packedpair::
     let last = u8::try_from(delimiter.len().checked_sub(1)?).ok()?;
     let pair = memchr::arch::all::packedpair::Pair::with_indices(delimiter, 0, last)?;
     memchr::arch::x86_64::avx2::packedpair::Finder::with_pair(delimiter, pair)
+}
+
+/// Sunday's shifts for `delimiter`: for each byte, the distance from its last occurrence to
+/// just past the delimiter, or that plus one when it occurs nowhere; capped at 255.
+#[cfg(target_arch = "x86_64")]
+fn sunday(delimiter: &[u8]) -> [u8; 256] {
+    let n = delimiter.len();
+    let mut shift = [u8::try_from(n + 1).unwrap_or(u8::MAX); 256];
+    for (i, &b) in delimiter.iter().enumerate() {
+        shift[usize::from(b)] = u8::try_from(n - i).unwrap_or(u8::MAX);
+    }
+    shift
 }
 
 /// Horspool's bad-character shifts for `delimiter`: for each byte, the distance from its last
