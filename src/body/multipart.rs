@@ -1232,18 +1232,13 @@ impl MultipartReader {
                 // window is a candidate again, it is checked here.
                 let mut q = found;
                 loop {
-                    let shift = match rest.get(q + n) {
-                        Some(&b) => usize::from(self.sunday[usize::from(b)]),
-                        None => return None,
-                    };
+                    let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
                     if shift < n / 2 {
                         at = q + 1;
                         break;
                     }
                     q += shift;
-                    let Some(window) = rest.get(q..q + n) else {
-                        return None;
-                    };
+                    let window = rest.get(q..q + n)?;
                     if window.first() != Some(&b'\r') || window.last() != self.delimiter().last() {
                         at = q;
                         break;
