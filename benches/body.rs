@@ -5,7 +5,8 @@
 //!   0.6 (`MultipartParser`, its sans-io core, limits raised to the same budgets) and multer 3
 //!   (async, over a stream of `Bytes` on a current-thread tokio runtime built outside the timed
 //!   loop): a 100 MiB file part, 100 small fields, the same fields in 1-byte reads, and three
-//!   adversarial 1 MiB file parts (all CR, near-miss delimiters, dash-dense). Reads are 64 KiB
+//!   adversarial 1 MiB file parts (all CR, near-miss delimiters, dash-dense, and the shapes
+//!   against our CR-to-CR search listed where they are built). Reads are 64 KiB
 //!   unless the input name says otherwise.
 //! - `form/*`: `FormReader` against form-net's `UrlencodedParser` (each name and value decoded
 //!   with its own borrow-when-plain path, `name_str`/`decode_name`): 100 pairs and 1-byte reads.
@@ -221,6 +222,11 @@ fn pseudo_random(n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// `unit` repeated to 1 MiB.
+fn cycle(unit: &[u8]) -> Vec<u8> {
+    unit.iter().copied().cycle().take(1 << 20).collect()
+}
+
 fn multipart_cases(s: &mut Suite) {
     let near_miss: Vec<u8> = b"\r\n------WebKitFormBoundary7MA4YWxkTrZu0g"
         .iter()
@@ -250,6 +256,64 @@ fn multipart_cases(s: &mut Suite) {
         (
             "dash-dense-1MiB",
             Box::new(|| file_body(&vec![b'-'; 1 << 20])),
+            64 << 10,
+        ),
+        // More shapes against a search that starts at CRs and skips by a window's last byte:
+        // `CRLF--` every 4 bytes; the delimiter minus its first boundary byte, repeated; the
+        // delimiter with its middle byte's case flipped, repeated; a CR, the delimiter's
+        // last byte a delimiter's length on, and between them the byte before its last; random
+        // bytes of the delimiter's alphabet; a CR before each byte that the delimiter has just
+        // before its last (Horspool's shortest shift), one CR in three.
+        (
+            "crlf-dash-1MiB",
+            Box::new(|| file_body(&cycle(b"\r\n--"))),
+            64 << 10,
+        ),
+        (
+            "near-miss-head-1MiB",
+            Box::new(|| file_body(&cycle(&[b"\r\n--", &BOUNDARY.as_bytes()[1..]].concat()))),
+            64 << 10,
+        ),
+        (
+            "near-miss-middle-1MiB",
+            Box::new(|| {
+                let mut unit = [b"\r\n--", BOUNDARY.as_bytes()].concat();
+                let mid = unit.len() / 2;
+                unit[mid] ^= 0x20;
+                file_body(&cycle(&unit))
+            }),
+            64 << 10,
+        ),
+        (
+            "ends-short-shift-1MiB",
+            Box::new(|| {
+                let b = BOUNDARY.as_bytes();
+                let mut unit = vec![b[b.len() - 2]; 4 + b.len()];
+                unit[0] = b'\r';
+                unit[3 + b.len()] = b[b.len() - 1];
+                file_body(&cycle(&unit))
+            }),
+            64 << 10,
+        ),
+        (
+            "alphabet-1MiB",
+            Box::new(|| {
+                let delimiter = [b"\r\n--", BOUNDARY.as_bytes()].concat();
+                let picks = pseudo_random(1 << 20);
+                let data: Vec<u8> = picks
+                    .iter()
+                    .map(|&r| delimiter[usize::from(r) % delimiter.len()])
+                    .collect();
+                file_body(&data)
+            }),
+            64 << 10,
+        ),
+        (
+            "cr-short-shift-1MiB",
+            Box::new(|| {
+                let b = BOUNDARY.as_bytes();
+                file_body(&cycle(&[b'\r', b[b.len() - 2], b[b.len() - 2]]))
+            }),
             64 << 10,
         ),
     ];

@@ -15,7 +15,9 @@
 //! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
-//! The delimiter (`CRLF--boundary`) is found with one [`memchr::memmem::Finder`] built when
+//! The delimiter (`CRLF--boundary`) is found by Horspool's search (a window's last byte
+//! decides how far the next window starts: near misses cost what ordinary data does), which
+//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when
 //! the reader is. What the reader does not consume must be fed again with what arrives next
 //! (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
@@ -705,6 +707,16 @@ type Moved<'a> = (usize, Option<MultipartEvent<'a>>);
 pub struct MultipartReader {
     /// `CRLF--boundary`, found in the data.
     finder: Finder<'static>,
+    /// Horspool's shift for each byte ending a delimiter-long window that is not the
+    /// delimiter: how far the next possible start is (see `find_delimiter`).
+    shift: [u8; 256],
+    /// With AVX2: the packed-pair searcher on the delimiter's first and last bytes.
+    #[cfg(target_arch = "x86_64")]
+    pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
+    /// Sunday's shift for each byte just past a delimiter-long window that is not the
+    /// delimiter (for the false candidates of `pair`).
+    #[cfg(target_arch = "x86_64")]
+    sunday: [u8; 256],
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -747,6 +759,11 @@ impl MultipartReader {
         delimiter.extend_from_slice(b"\r\n--");
         delimiter.extend_from_slice(boundary);
         Ok(MultipartReader {
+            shift: horspool(&delimiter),
+            #[cfg(target_arch = "x86_64")]
+            pair: end_pair(&delimiter),
+            #[cfg(target_arch = "x86_64")]
+            sunday: sunday(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
             limits,
@@ -1191,23 +1208,89 @@ impl MultipartReader {
         Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
     }
 
-    /// The first delimiter in `rest`. A delimiter starts with its only CR, so the first CR
-    /// is looked at before searching: a small part's data ends at it, and a search costs
-    /// more than such a part; when it does not start the delimiter, the search starts after it.
+    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on the
+    /// delimiter's first byte (its only CR) and its last at their distance, then a full
+    /// compare: what `memmem` does, but with the pair fixed where a near miss (the delimiter
+    /// but its last byte, or but any byte of the boundary, over and over) cannot fire it,
+    /// where `memmem`'s pair of "rare" bytes fires at each near miss and verifies it.
+    /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
-        let near = slice(rest, ..rest.len().min(256));
-        let Some(cr) = memchr::memchr(b'\r', near) else {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(pair) = &self.pair {
+            let n = self.delimiter().len();
+            // The vectors' prefilter, then the compare here: cheaper than `find` (which
+            // verifies inside its vector loop) on data that never fires the pair.
+            let mut at = 0;
+            while rest.len() - at >= pair.min_haystack_len() {
+                let found = at + pair.find_prefilter(slice(rest, at..))?;
+                if slice(rest, found..).starts_with(self.delimiter()) {
+                    return Some(found);
+                }
+                // A false candidate. Input that looks like delimiters at both ends (a near
+                // miss in the middle, over and over) would make each one a call: while the
+                // byte past the window (Sunday's shift) sends the next window far and that
+                // window is a candidate again, it is checked here.
+                let mut q = found;
+                loop {
+                    let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
+                    if shift < n / 2 {
+                        at = q + 1;
+                        break;
+                    }
+                    q += shift;
+                    let window = rest.get(q..q + n)?;
+                    if window.first() != Some(&b'\r') || window.last() != self.delimiter().last() {
+                        at = q;
+                        break;
+                    }
+                    if window == self.delimiter() {
+                        return Some(q);
+                    }
+                }
+            }
             return self
-                .finder
-                .find(slice(rest, near.len()..))
-                .map(|at| near.len() + at);
-        };
-        if slice(rest, cr..).starts_with(self.delimiter()) {
-            return Some(cr);
+                .horspool_find(slice(rest, at..))
+                .map(|found| at + found);
         }
-        self.finder
-            .find(slice(rest, cr + 1..))
-            .map(|at| cr + 1 + at)
+        self.horspool_find(rest)
+    }
+
+    /// The first delimiter in `rest`, by Horspool's search: each delimiter-long window is
+    /// looked at through its last byte (compared in full only when that byte is the
+    /// delimiter's last and its first a CR), and the next window starts past every start that
+    /// would put that byte where the delimiter does not have it — on ordinary data, and on a
+    /// near miss (the delimiter but a byte, over and over) alike, the delimiter's length on.
+    /// A substring searcher's prefilter fires at each near miss and verifies it; this costs a
+    /// few instructions per window whatever the input. Where the shifts are short (the input
+    /// made of the delimiter's last bytes) and windows come more than one per `DENSE` bytes,
+    /// the next `DENSE_CHUNK` bytes go to the `memmem` searcher, which such input does not slow.
+    fn horspool_find(&self, rest: &[u8]) -> Option<usize> {
+        let delimiter = self.delimiter();
+        let n = delimiter.len();
+        let last = *delimiter.last()?;
+        let mut at = 0;
+        // Bytes skipped minus DENSE per window: below zero, the shifts are too short.
+        let mut credit = CREDIT_MAX;
+        while let Some(&end) = rest.get(at + n - 1) {
+            if end == last
+                && rest.get(at) == Some(&b'\r')
+                && slice(rest, at..).starts_with(delimiter)
+            {
+                return Some(at);
+            }
+            let shift = usize::from(self.shift[usize::from(end)]);
+            at += shift;
+            credit = (credit + shift as isize - DENSE as isize).min(CREDIT_MAX);
+            if credit < 0 {
+                let to = rest.len().min(at + DENSE_CHUNK + n - 1);
+                if let Some(found) = self.finder.find(slice(rest, at..to)) {
+                    return Some(at + found);
+                }
+                at = (to + 1).saturating_sub(n).max(at);
+                credit = CREDIT_MAX;
+            }
+        }
+        None
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
@@ -1252,6 +1335,48 @@ impl MultipartReader {
             _ => after_end(0),
         }
     }
+}
+
+/// One window per this many bytes, on average, before `find_delimiter` hands a stretch to
+/// `memmem`; what a window costs next to what `memmem` costs per byte, about.
+const DENSE: usize = 8;
+/// How much good stretch `find_delimiter` remembers: a long run of long shifts does not
+/// buy a long run of dense candidates after it.
+const CREDIT_MAX: isize = 256;
+/// The stretch handed to `memmem` when candidates are dense.
+const DENSE_CHUNK: usize = 4096;
+
+/// The packed-pair searcher on `delimiter`'s first byte and its last (None without AVX2, or
+/// for a delimiter longer than the pair's offsets reach).
+#[cfg(target_arch = "x86_64")]
+fn end_pair(delimiter: &[u8]) -> Option<memchr::arch::x86_64::avx2::packedpair::Finder> {
+    let last = u8::try_from(delimiter.len().checked_sub(1)?).ok()?;
+    let pair = memchr::arch::all::packedpair::Pair::with_indices(delimiter, 0, last)?;
+    memchr::arch::x86_64::avx2::packedpair::Finder::with_pair(delimiter, pair)
+}
+
+/// Sunday's shifts for `delimiter`: for each byte, the distance from its last occurrence to
+/// just past the delimiter, or that plus one when it occurs nowhere; capped at 255.
+#[cfg(target_arch = "x86_64")]
+fn sunday(delimiter: &[u8]) -> [u8; 256] {
+    let n = delimiter.len();
+    let mut shift = [u8::try_from(n + 1).unwrap_or(u8::MAX); 256];
+    for (i, &b) in delimiter.iter().enumerate() {
+        shift[usize::from(b)] = u8::try_from(n - i).unwrap_or(u8::MAX);
+    }
+    shift
+}
+
+/// Horspool's bad-character shifts for `delimiter`: for each byte, the distance from its last
+/// occurrence before the delimiter's last byte to that last byte, or the whole length when it
+/// occurs nowhere before it; capped at 255 (a shorter shift is never wrong, only slower).
+fn horspool(delimiter: &[u8]) -> [u8; 256] {
+    let n = delimiter.len();
+    let mut shift = [u8::try_from(n).unwrap_or(u8::MAX); 256];
+    for (i, &b) in slice(delimiter, ..n.saturating_sub(1)).iter().enumerate() {
+        shift[usize::from(b)] = u8::try_from(n - 1 - i).unwrap_or(u8::MAX);
+    }
+    shift
 }
 
 /// How many bytes at the end of `rest` could begin `delimiter` (which starts with its only
@@ -1345,6 +1470,50 @@ mod tests {
         assert_eq!(partial_delimiter(b"\r\n--a\r", d), 1);
         assert_eq!(partial_delimiter(b"xyz\r\n-x", d), 0);
         assert_eq!(partial_delimiter(b"", d), 0);
+    }
+
+    /// The CR-to-CR scan, its shifts and its `memmem` stretches find the first delimiter
+    /// exactly where a naive search does, on inputs built from the delimiter's own bytes
+    /// (thick CRs, near misses, periodic boundaries), at every length.
+    #[test]
+    fn search_is_naive_search() {
+        let naive = |hay: &[u8], d: &[u8]| hay.windows(d.len()).position(|w| w == d);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for boundary in [&b"ab"[..], b"abab", b"----x", b"-", b"a\rb", b"XyZ0g0g"] {
+            let Ok(reader) = MultipartReader::new(boundary, Profile::Lenient, Default::default())
+            else {
+                continue;
+            };
+            let d = reader.delimiter().to_vec();
+            let mut alphabet = d.clone();
+            alphabet.extend_from_slice(b"\r\r\r\nz");
+            for round in 0..1500 {
+                let len = (next() % 12_000) as usize;
+                let dense = round % 3;
+                let hay: alloc::vec::Vec<u8> = (0..len)
+                    .map(|_| {
+                        let r = next();
+                        match dense {
+                            0 => alphabet[(r as usize) % alphabet.len()],
+                            1 if r % 4 == 0 => b'\r',
+                            _ => d[(r as usize >> 8) % d.len()],
+                        }
+                    })
+                    .collect();
+                let mut hay = hay;
+                if round % 7 == 0 && len > d.len() {
+                    let at = (next() as usize) % (len - d.len());
+                    hay[at..at + d.len()].copy_from_slice(&d);
+                }
+                assert_eq!(reader.find_delimiter(&hay), naive(&hay, &d), "{round}");
+            }
+        }
     }
 
     #[test]
