@@ -809,7 +809,8 @@ fn form_kind(kind: body::form::FormErrorKind) -> Cow<'static, str> {
 enum Reader {
     Chunked(body::chunked::ChunkedDecoder),
     Form(body::form::FormReader),
-    Multipart(body::multipart::MultipartReader),
+    // Boxed: the reader holds its search tables (about 600 bytes).
+    Multipart(Box<body::multipart::MultipartReader>),
     /// The reader could not be made (a bad boundary or Content-Type): the error, reported
     /// by the first feed (and by [`RpBody::error`] at once).
     Failed(String, &'static str, u64),
@@ -1081,7 +1082,7 @@ impl RpBody {
             MultipartReader::new(boundary, profile, multipart_limits(limits))
         };
         RpBody::new(match made {
-            Ok(reader) => Reader::Multipart(reader),
+            Ok(reader) => Reader::Multipart(Box::new(reader)),
             Err(e) => Reader::Failed(e.to_string(), e.kind.name(), e.offset),
         })
     }
