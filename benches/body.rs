@@ -2,13 +2,15 @@
 //! shapes of issue 11. Every id is `group/impl/input`; see BENCHMARKS.md, "How to measure".
 //!
 //! - `multipart/*`: `reqparse` (`MultipartReader`, Fetch profile, the default) against form-net
-//!   0.6 (`MultipartParser`, its sans-io core, limits raised to the same budgets) and multer 3
+//!   0.6 (`MultipartParser`, its sans-io core, limits raised to the same budgets, made once and
+//!   `reset` for each body as its docs say to pool them) and multer 3
 //!   (async, over a stream of `Bytes` on a current-thread tokio runtime built outside the timed
 //!   loop): a 100 MiB file part, 100 small fields, the same fields in 1-byte reads, and three
 //!   adversarial 1 MiB file parts (all CR, near-miss delimiters, dash-dense, and the shapes
 //!   against our CR-to-CR search listed where they are built). Reads are 64 KiB
 //!   unless the input name says otherwise.
-//! - `form/*`: `FormReader` against form-net's `UrlencodedParser` (each name and value decoded
+//! - `form/*`: `FormReader` against form-net's `UrlencodedParser`, both made once and `reset`
+//!   for each body (each name and value decoded
 //!   with its own borrow-when-plain path, `name_str`/`decode_name`): 100 pairs and 1-byte reads.
 //! - `chunked/*`: `ChunkedDecoder` over 100 MiB in 64 KiB chunks against copying the same data
 //!   bytes (`copy`: the floor any decoder is measured against).
@@ -104,15 +106,22 @@ fn form_net_limits(body_len: usize) -> form_net::Limits {
         .with_max_files(1024)
 }
 
+type FormNetMultipart = form_net::MultipartParser<Vec<u8>>;
+
+/// form-net's parser, made once per input and `reset` for each body: its documented way to
+/// pool parsers (no allocation per body).
+fn form_net_parser(limits: &form_net::Limits) -> FormNetMultipart {
+    let boundary = form_net::Boundary::new(BOUNDARY.as_bytes()).unwrap();
+    form_net::MultipartParser::new(boundary, limits, &form_net::Policy::DEFAULT).unwrap()
+}
+
 fn form_net_multipart(
     body: &[u8],
     read: usize,
     work: Work,
-    limits: &form_net::Limits,
+    parser: &mut FormNetMultipart,
 ) -> Vec<PartOut> {
-    let boundary = form_net::Boundary::new(BOUNDARY.as_bytes()).unwrap();
-    let mut parser =
-        form_net::MultipartParser::new(boundary, limits, &form_net::Policy::DEFAULT).unwrap();
+    parser.reset(form_net::Boundary::new(BOUNDARY.as_bytes()).unwrap());
     let mut out = Vec::new();
     for (i, chunk) in body.chunks(read).enumerate() {
         let last = (i + 1) * read >= body.len();
@@ -341,7 +350,7 @@ fn multipart_cases(s: &mut Suite) {
         let ours = ours_multipart(body, read, Work::Check, limits);
         assert_eq!(
             ours,
-            form_net_multipart(body, read, Work::Check, fl),
+            form_net_multipart(body, read, Work::Check, &mut form_net_parser(fl)),
             "form-net, {name}"
         );
         assert_eq!(
@@ -358,8 +367,9 @@ fn multipart_cases(s: &mut Suite) {
         s.add("multipart", "reqparse", name, t.clone(), move || {
             ours_multipart(black_box(body), read, Work::Count, limits)
         });
+        let fp = std::cell::RefCell::new(form_net_parser(fl));
         s.add("multipart", "form-net", name, t.clone(), move || {
-            form_net_multipart(black_box(body), read, Work::Count, fl)
+            form_net_multipart(black_box(body), read, Work::Count, &mut fp.borrow_mut())
         });
         // multer takes owned `Bytes` chunks: cloning one is a reference-count bump.
         s.add("multipart", "multer", name, t, move || {
@@ -370,12 +380,25 @@ fn multipart_cases(s: &mut Suite) {
 
 fn ours_form(body: &[u8], read: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    ours_form_each(body, read, |n, v| out.push((n.to_owned(), v.to_owned())));
+    let mut reader = ours_form_reader();
+    ours_form_each(body, read, &mut reader, |n, v| {
+        out.push((n.to_owned(), v.to_owned()))
+    });
     out
 }
 
-fn ours_form_each(body: &[u8], read: usize, mut each: impl FnMut(&str, &str)) {
-    let mut reader = FormReader::new(reqparse::query::Profile::Whatwg, FormLimits::default());
+/// Made once and `reset` for each body (keeping its scratch), as form-net's is.
+fn ours_form_reader() -> FormReader {
+    FormReader::new(reqparse::query::Profile::Whatwg, FormLimits::default())
+}
+
+fn ours_form_each(
+    body: &[u8],
+    read: usize,
+    reader: &mut FormReader,
+    mut each: impl FnMut(&str, &str),
+) {
+    reader.reset();
     let (mut pos, mut avail) = (0, read.min(body.len()));
     loop {
         let eof = avail == body.len();
@@ -389,9 +412,21 @@ fn ours_form_each(body: &[u8], read: usize, mut each: impl FnMut(&str, &str)) {
     }
 }
 
-fn form_net_form_each(body: &[u8], read: usize, buf: &mut [u8], mut each: impl FnMut(&str, &str)) {
-    let limits = form_net::Limits::DEFAULT;
-    let mut parser = form_net::UrlencodedParser::new(&limits).unwrap();
+type FormNetForm = form_net::UrlencodedParser<Vec<u8>>;
+
+/// form-net's urlencoded parser, made once and `reset` for each body (as the multipart one).
+fn form_net_form_parser() -> FormNetForm {
+    form_net::UrlencodedParser::new(&form_net::Limits::DEFAULT).unwrap()
+}
+
+fn form_net_form_each(
+    body: &[u8],
+    read: usize,
+    parser: &mut FormNetForm,
+    buf: &mut [u8],
+    mut each: impl FnMut(&str, &str),
+) {
+    parser.reset();
     let policy = form_net::PercentPolicy::Literal;
     let (name_buf, value_buf) = buf.split_at_mut(buf.len() / 2);
     for (i, chunk) in body.chunks(read).enumerate() {
@@ -432,24 +467,38 @@ fn form_cases(s: &mut Suite) {
         }
         let ours = ours_form(body, read);
         let mut theirs = Vec::new();
-        form_net_form_each(body, read, &mut vec![0; 4096], |n, v| {
-            theirs.push((n.to_owned(), v.to_owned()))
-        });
+        form_net_form_each(
+            body,
+            read,
+            &mut form_net_form_parser(),
+            &mut vec![0; 4096],
+            |n, v| theirs.push((n.to_owned(), v.to_owned())),
+        );
         assert_eq!(ours, theirs, "form-net, {name}");
         eprintln!("form/{name}: {} pairs, both agree", ours.len());
         let t = Some(Throughput::Bytes(body.len() as u64));
+        let reader = std::cell::RefCell::new(ours_form_reader());
         s.add("form", "reqparse", name, t.clone(), move || {
             let mut n = 0;
-            ours_form_each(black_box(body), read, |k, v| n += k.len() + v.len());
+            let mut reader = reader.borrow_mut();
+            ours_form_each(black_box(body), read, &mut reader, |k, v| {
+                n += k.len() + v.len()
+            });
             n
         });
         let buf: &'static mut [u8] = Box::leak(vec![0u8; 4096].into_boxed_slice());
         let buf = std::cell::RefCell::new(buf);
+        let fp = std::cell::RefCell::new(form_net_form_parser());
         s.add("form", "form-net", name, t, move || {
             let mut n = 0;
-            form_net_form_each(black_box(body), read, &mut buf.borrow_mut(), |k, v| {
-                n += k.len() + v.len()
-            });
+            let mut parser = fp.borrow_mut();
+            form_net_form_each(
+                black_box(body),
+                read,
+                &mut parser,
+                &mut buf.borrow_mut(),
+                |k, v| n += k.len() + v.len(),
+            );
             n
         });
     }
