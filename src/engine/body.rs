@@ -983,7 +983,8 @@ impl WasmInspector {
     /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
-    /// let mut reader = inspector.attach_multipart(reader.detach())?;
+    /// let detached = reader.detach();
+    /// let mut reader = inspector.attach_multipart(detached)?;
     /// assert_eq!(reader.feed(b"--b--", true)?.events.len(), 1); // the end
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
@@ -1003,7 +1004,8 @@ impl WasmFormReader<'_> {
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// let mut reader = inspector.form_reader(Default::default(), Default::default())?;
     /// reader.feed(b"a=1&b=", false)?;
-    /// let mut reader = inspector.attach_form(reader.detach())?;
+    /// let detached = reader.detach();
+    /// let mut reader = inspector.attach_form(detached)?;
     /// assert_eq!(reader.held(), 2); // `b=` is still held
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
