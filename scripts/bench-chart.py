@@ -43,9 +43,11 @@ PEERS = [
     "hyper",
     "format!",
     "idna+format!",
+    "multer",
+    "copy",
 ]
 COLORS = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#2ca02c", "#d62728", "#17becf",
-          "#bcbd22", "#7f7f7f", "#e377c2"]
+          "#bcbd22", "#7f7f7f", "#e377c2", "#393b79", "#637939"]
 DEFAULT_GROUPS = r"decode|owned|map|disposition"
 SIZES = {}  # (group, input): bytes, from criterion's throughput
 
