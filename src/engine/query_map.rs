@@ -12,7 +12,7 @@ use super::{MapOptions, ParseError};
 
 /// A query map parsed in the guest (`query-map` resource). It borrows its inspector, so the
 /// instance that holds the map stays the inspector's instance while the map lives, unless a
-/// fault drops it (then every call is an [`EngineErrorKind::StaleHandle`] error). Dropping the
+/// fault drops it (then every call is an [`EngineErrorKind::StaleHandle`](super::EngineErrorKind::StaleHandle) error). Dropping the
 /// map frees the guest's map.
 ///
 /// ```
