@@ -187,24 +187,44 @@ pub(crate) enum ContentKind<'a> {
     Multipart(&'a [u8]),
 }
 
-impl<'a> ContentKind<'a> {
-    /// Reads the `Content-Type`: urlencoded and multipart/form-data are parsed, anything else
-    /// is raw. A multipart type without a valid boundary is a content error at byte 0.
-    pub(crate) fn of(content_type: Option<&'a [u8]>) -> Result<ContentKind<'a>, MultipartError> {
-        let Some(ct) = content_type else {
-            return Ok(ContentKind::Raw);
-        };
-        let essence = ct
-            .split(|&b| b == b';')
-            .next()
+/// What a `Content-Type` names, as far as the shim's readers care: its essence (the media
+/// type before any parameter), compared ignoring case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MediaType {
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+    /// Anything else, or no `Content-Type`.
+    Other,
+}
+
+impl MediaType {
+    pub(crate) fn of(content_type: Option<&[u8]>) -> MediaType {
+        let essence = content_type
+            .and_then(|ct| ct.split(|&b| b == b';').next())
             .unwrap_or_default()
             .trim_ascii();
         if essence.eq_ignore_ascii_case(b"application/x-www-form-urlencoded") {
-            Ok(ContentKind::Form)
+            MediaType::Form
         } else if essence.eq_ignore_ascii_case(b"multipart/form-data") {
-            multipart::boundary(ct).map(ContentKind::Multipart)
+            MediaType::Multipart
         } else {
-            Ok(ContentKind::Raw)
+            MediaType::Other
+        }
+    }
+}
+
+impl<'a> ContentKind<'a> {
+    /// Reads the `Content-Type`: urlencoded and multipart/form-data are parsed, anything else
+    /// is raw. A multipart type without a valid boundary is an error in the header value.
+    pub(crate) fn of(content_type: Option<&'a [u8]>) -> Result<ContentKind<'a>, MultipartError> {
+        match MediaType::of(content_type) {
+            MediaType::Form => Ok(ContentKind::Form),
+            MediaType::Multipart => {
+                multipart::boundary(content_type.unwrap_or_default()).map(ContentKind::Multipart)
+            }
+            MediaType::Other => Ok(ContentKind::Raw),
         }
     }
 }

@@ -247,9 +247,7 @@ impl<'o> Response<'o> {
 fn allowed_header(name: &str, value: &str) -> bool {
     let owned = ["content-length", "connection", "transfer-encoding"];
     !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+        && name.bytes().all(super::http1::is_tchar)
         && !owned.iter().any(|o| name.eq_ignore_ascii_case(o))
         && !value.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0))
 }

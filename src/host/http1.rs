@@ -419,7 +419,7 @@ impl Codings {
 }
 
 /// RFC 9110 §5.6.2 `tchar`.
-fn is_tchar(b: u8) -> bool {
+pub(super) fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 

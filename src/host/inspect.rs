@@ -30,7 +30,7 @@ use core::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use super::body::{BodyEvent, ContentKind};
+use super::body::{BodyEvent, MediaType};
 use super::handler::{Handler, Reading, Response, Service};
 use super::http1::{Framing, Head};
 use super::Engine;
@@ -204,8 +204,10 @@ impl Service for Inspector {
                 // The object is reopened to add "body".
                 json.pop();
                 let body = head.framing.has_body().then(|| {
-                    let summary =
-                        Box::new(BodySummary::new(head.framing, Kind::of(head.content_type)));
+                    let summary = Box::new(BodySummary::new(
+                        head.framing,
+                        MediaType::of(head.content_type),
+                    ));
                     #[cfg(feature = "engine-wasm")]
                     let summary = {
                         let mut summary = summary;
@@ -302,7 +304,8 @@ impl Service for Inspector {
 struct BodySummary {
     framing: Framing,
     size: u64,
-    kind: Kind,
+    /// Decided with the head, so an empty multipart body is still `"multipart"`.
+    kind: MediaType,
     /// Listed pairs or parts, as JSON array elements.
     listed: String,
     omitted: u64,
@@ -316,26 +319,6 @@ struct BodySummary {
     wasm: Option<WasmBody>,
 }
 
-/// What the body is, from its `Content-Type` (decided with the head, so an empty multipart
-/// body is still `"multipart"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Form,
-    Multipart,
-    Bytes,
-}
-
-impl Kind {
-    /// The kind the shim's readers give a body of `content_type` ([`Reading::Parse`]).
-    fn of(content_type: Option<&[u8]>) -> Kind {
-        match ContentKind::of(content_type) {
-            Ok(ContentKind::Form) => Kind::Form,
-            Ok(ContentKind::Raw) => Kind::Bytes,
-            Ok(ContentKind::Multipart(_)) | Err(_) => Kind::Multipart,
-        }
-    }
-}
-
 /// The multipart part whose data is arriving.
 #[derive(Debug)]
 struct PartSummary {
@@ -347,7 +330,7 @@ struct PartSummary {
 }
 
 impl BodySummary {
-    fn new(framing: Framing, kind: Kind) -> BodySummary {
+    fn new(framing: Framing, kind: MediaType) -> BodySummary {
         BodySummary {
             framing,
             size: 0,
@@ -480,23 +463,23 @@ impl BodySummary {
             _ => "length",
         };
         let kind = match self.kind {
-            Kind::Form => "form",
-            Kind::Multipart => "multipart",
-            Kind::Bytes => "bytes",
+            MediaType::Form => "form",
+            MediaType::Multipart => "multipart",
+            MediaType::Other => "bytes",
         };
         let _ = write!(
             out,
             "{{\"framing\":\"{framing}\",\"size\":{body_size},\"kind\":\"{kind}\",\"pairs\":["
         );
-        if self.kind == Kind::Form {
+        if self.kind == MediaType::Form {
             out.push_str(&self.listed);
         }
         out.push_str("],\"parts\":[");
-        if self.kind == Kind::Multipart {
+        if self.kind == MediaType::Multipart {
             out.push_str(&self.listed);
         }
         out.push_str("],\"sha256\":");
-        if self.kind == Kind::Bytes {
+        if self.kind == MediaType::Other {
             json_string(out, &hex(self.hash));
         } else {
             out.push_str("null");
@@ -537,11 +520,12 @@ impl BodySummary {
         limits: &super::Limits,
     ) {
         let opened = match self.kind {
-            Kind::Bytes => return,
-            Kind::Form => wasm
+            MediaType::Other => return,
+            MediaType::Form => wasm
                 .form_reader(limits.form_profile, limits.form_limits())
                 .map(|r| Some(WasmBody::Form(r.detach()))),
-            Kind::Multipart => match wasm.multipart_boundary(content_type.unwrap_or_default()) {
+            MediaType::Multipart => match wasm.multipart_boundary(content_type.unwrap_or_default())
+            {
                 Ok(Ok(boundary)) => wasm
                     .multipart_reader(
                         &boundary,
