@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Builds the reqparse WebAssembly component: target/wasm/reqparse.component.wasm.
+# Builds the reqparse WebAssembly component: component/reqparse.component.wasm, the file that
+# ships with the crate (src/bundled.rs includes it). Commit it with the change that changed it:
+# CI runs this script on a clean clone and fails when the fresh build differs from the
+# committed file (.ci/test-all.sh), so the build must be reproducible: paths are remapped, and
+# rustc, binaryen and jco are the pinned ones.
 #
 #   wasm32-unknown-unknown core module (wit-bindgen exports, --profile wasm)
 #     -> wasm-opt (binaryen, from .ci/jco)  -> jco new (component wrapping)
@@ -12,14 +16,14 @@
 #   REQPARSE_WASM_FEATURES  cargo features of the guest (default: component,idna)
 #   REQPARSE_WASM_OPT       wasm-opt level flag (default: -O3, see BENCHMARKS.md for -Oz)
 #   REQPARSE_WASM_SIMD      1 to build with +simd128 (default: 0, see BENCHMARKS.md)
-#   REQPARSE_COMPONENT_OUT  output path (default: target/wasm/reqparse.component.wasm)
+#   REQPARSE_COMPONENT_OUT  output path (default: component/reqparse.component.wasm)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
 features="${REQPARSE_WASM_FEATURES:-component,idna}"
 opt="${REQPARSE_WASM_OPT:--O3}"
-out="${REQPARSE_COMPONENT_OUT:-$repo/target/wasm/reqparse.component.wasm}"
+out="${REQPARSE_COMPONENT_OUT:-$repo/component/reqparse.component.wasm}"
 target_dir="$repo/target/wasm-component"
 
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
@@ -28,13 +32,17 @@ fi
 
 # A 64 KiB stack (not Rust's default 1 MiB) lets the guest start at 2 pages, so the host's
 # StoreLimits memory cap measures what the input makes it use.
-rustflags="-C link-arg=-zstack-size=65536"
+rustflags=(-C link-arg=-zstack-size=65536)
+# Panic locations embed source paths, and the checkout's and cargo's registry differ between
+# machines: remapped, the bytes do not depend on where the build ran.
+rustflags+=("--remap-path-prefix=$repo=/reqparse" "--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo")
 if [ "${REQPARSE_WASM_SIMD:-0}" = 1 ]; then
-    rustflags="$rustflags -C target-feature=+simd128"
+    rustflags+=(-C target-feature=+simd128)
 fi
 # Our own target dir: RUSTFLAGS differ from native builds, sharing one would rebuild both.
-RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target_dir" cargo rustc --lib --crate-type cdylib \
-    --target wasm32-unknown-unknown --profile wasm \
+# CARGO_ENCODED_RUSTFLAGS (0x1f-separated): paths with spaces stay one argument.
+CARGO_ENCODED_RUSTFLAGS="$(IFS=$'\x1f'; echo "${rustflags[*]}")" CARGO_TARGET_DIR="$target_dir" \
+    cargo rustc --lib --crate-type cdylib --target wasm32-unknown-unknown --profile wasm \
     --no-default-features --features "$features"
 core="$target_dir/wasm32-unknown-unknown/wasm/reqparse.wasm"
 

@@ -30,8 +30,18 @@ echo "binaryen $(binaryen js)"
 step "core builds without std (no_std + alloc) for wasm32"
 cargo build --lib --no-default-features --target wasm32-unknown-unknown
 
-step "component: build target/wasm/reqparse.component.wasm"
+step "component: a fresh build is byte for byte the committed component/reqparse.component.wasm"
+# The crate ships the committed file (src/bundled.rs): it must be what this source builds to.
+mkdir -p target/wasm
+cp component/reqparse.component.wasm target/wasm/committed.component.wasm
 bash .ci/build-component.sh
+if ! cmp -s target/wasm/committed.component.wasm component/reqparse.component.wasm; then
+    echo "component/reqparse.component.wasm is stale: a fresh build of this source differs" \
+        "($(stat -c %s target/wasm/committed.component.wasm) bytes committed," \
+        "$(stat -c %s component/reqparse.component.wasm) built)." \
+        "Run 'bash .ci/build-component.sh' and commit the file." >&2
+    exit 1
+fi
 
 step "rust: tests, doc examples, benches and examples in test mode"
 cargo test --features "$FEATURES" --all-targets
@@ -40,9 +50,10 @@ cargo test --features "$FEATURES" --doc
 step "clippy"
 cargo clippy --features "$FEATURES" --all-targets -- -D warnings
 
-step "the package ships both licence files"
+step "the package ships both licence files and the component"
 cargo package --list --allow-dirty | grep -qx LICENSE-MIT
 cargo package --list --allow-dirty | grep -qx LICENSE-APACHE
+cargo package --list --allow-dirty | grep -qx component/reqparse.component.wasm
 
 step "rustdoc: the docs.rs feature set, no warnings (reuses clippy's check build of wasmtime)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --features "$FEATURES"

@@ -3,9 +3,11 @@
 //! nothing), call it.
 //!
 //! ```text
-//! .ci/build-component.sh
 //! cargo run --example component_host --features engine-wasm [-- path/to/reqparse.component.wasm]
 //! ```
+//!
+//! Without a path it runs the component that ships with the crate (`reqparse::bundled`); a
+//! host in another language gets the same file with `reqparse component --out FILE`.
 //!
 //! (`reqparse::engine` wraps the same steps with limits, instance reuse and a precompiled
 //! cache; this example shows the bare API.)
@@ -19,16 +21,12 @@ wasmtime::component::bindgen!({ world: "reqparse", path: "wit" });
 use exports::reqparse::http::{disposition, query};
 
 fn main() -> wasmtime::Result<()> {
-    let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/wasm/reqparse.component.wasm"
-        )
-        .into()
-    });
     let engine = Engine::default();
-    let component = Component::from_file(&engine, &path)
-        .map_err(|e| e.context(format!("loading {path} (run .ci/build-component.sh)")))?;
+    let component = match std::env::args().nth(1) {
+        Some(path) => Component::from_file(&engine, &path)
+            .map_err(|e| e.context(format!("loading {path}")))?,
+        None => Component::new(&engine, reqparse::bundled::COMPONENT)?,
+    };
     let linker = Linker::new(&engine); // nothing to link: the component imports nothing
     let mut store = Store::new(&engine, ());
     let reqparse = Reqparse::instantiate(&mut store, &component, &linker)?;

@@ -80,6 +80,24 @@ enum Command {
         reqparse multipart --boundary=XyZ body.bin\n  \
         reqparse multipart --content-type 'multipart/form-data; boundary=XyZ' < body.bin")]
     Multipart(MultipartArgs),
+    /// Write the WebAssembly component that ships inside this binary (the one `serve --engine
+    /// wasm` runs), or its WIT, for hosts in any language: it imports nothing, so any
+    /// component runtime runs it with an empty linker.
+    #[command(after_help = "Examples:\n  \
+        reqparse component --out reqparse.component.wasm   # prints its size and SHA-256\n  \
+        reqparse component --wit --out reqparse.wit\n  \
+        reqparse component --out - | wasm-tools component wit")]
+    Component(ComponentArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ComponentArgs {
+    /// Where to write it (`-`: stdout). An existing file is replaced.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Write the component's WIT (`wit/reqparse.wit`, package `reqparse:http`) instead.
+    #[arg(long)]
+    wit: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -257,8 +275,8 @@ struct ServeArgs {
     /// Where requests are parsed: natively, or through the WebAssembly component in wasmtime.
     #[arg(long, value_enum, default_value_t = EngineArg::Native)]
     engine: EngineArg,
-    /// With --engine wasm: the component file (default: $REQPARSE_COMPONENT, then the one
-    /// `.ci/build-component.sh` writes).
+    /// With --engine wasm: a component file to run instead of the one built into this binary
+    /// (default: $REQPARSE_COMPONENT if set, else the built-in one).
     #[arg(long)]
     component: Option<PathBuf>,
 }
@@ -316,7 +334,46 @@ pub fn run(args: Args) -> Result<String, String> {
         Command::Chunked(a) => chunked(&a).map(|()| String::new()),
         Command::Form(a) => form_answer(&a),
         Command::Multipart(a) => multipart_answer(&a),
+        Command::Component(a) => component(&a),
     }
+}
+
+/// `reqparse component`: the bundled bytes to a file (with a one-line receipt on stdout) or to
+/// stdout (with nothing else).
+fn component(a: &ComponentArgs) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Write;
+
+    let bytes = if a.wit {
+        reqparse::bundled::WIT.as_bytes()
+    } else {
+        reqparse::bundled::COMPONENT
+    };
+    if a.out.as_os_str() == "-" {
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(bytes)
+            .and_then(|()| stdout.flush())
+            .map_err(|e| format!("I/O error: {e}"))?;
+        return Ok(String::new());
+    }
+    // Written beside the target and renamed over it, so a reader never sees half a file.
+    let tmp = a.out.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, &a.out))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", a.out.display())
+        })?;
+    let sha256: String = Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(format!(
+        "wrote {} ({} bytes, sha256 {sha256})",
+        a.out.display(),
+        bytes.len()
+    ))
 }
 
 /// A file, or stdin for `-`.

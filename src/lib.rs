@@ -95,12 +95,13 @@
 //! ```
 //!
 //! `engine` (feature `engine-wasm`): the WebAssembly component in wasmtime, the same answers
-//! from an untrusted guest (the component is built by `.ci/build-component.sh`).
+//! from an untrusted guest. The component ships with the crate ([`bundled`], rebuilt and
+//! compared by CI on every run), so nothing needs building on the host's side.
 //!
 //! ```no_run
 //! # #[cfg(feature = "engine-wasm")] {
 //! use reqparse::engine::{QueryProfile, WasmEngine};
-//! let mut inspector = WasmEngine::load(None)?.inspector()?;
+//! let mut inspector = WasmEngine::bundled()?.inspector()?;
 //! let pairs = inspector.query_pairs("a=1", QueryProfile::Whatwg)?;
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -130,7 +131,8 @@
 //! | `serde` | | `serde::Serialize` for what the parsers return (`interop::serde`); `no_std` |
 //! | `http` | | `interop::http`: parsing from `http::Uri`, `HeaderValue`, `Request`, `request::Parts` |
 //! | `host` | | `host`: the native HTTP/1.1 server shim (mio) |
-//! | `engine-wasm` | | `engine`: the component in wasmtime |
+//! | `engine-wasm` | | `engine`: the component in wasmtime (the one that ships with the crate, or a file) |
+//! | `bundled` | | `bundled`: the component's bytes and its WIT, for hosts of any runtime (`engine-wasm` and `cli` turn it on) |
 //! | `cli` | | the `reqparse` command (`cargo install --path . --features cli`) |
 //! | `inspect` | | the `reqparse serve` answer, shared by `host` and the component (an implementation detail) |
 //! | `component`, `js` | | the wasm32 exports of the component and the npm package (wasm32 only, exclusive) |
@@ -227,6 +229,9 @@ pub mod host;
 
 #[cfg(feature = "engine-wasm")]
 pub mod engine;
+
+#[cfg(feature = "bundled")]
+pub mod bundled;
 
 #[cfg(all(feature = "component", feature = "js", target_arch = "wasm32"))]
 compile_error!("the `component` and `js` features are exclusive on wasm32: build them separately");

@@ -24,6 +24,7 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["chunked"],
     &["form"],
     &["multipart"],
+    &["component"],
 ];
 
 #[test]

@@ -2,7 +2,7 @@
 //! also when SIGINT is ignored on entry (what a script's background job inherits). The wasm
 //! engine starts wasmtime's threads (epoch ticker, compiler) before serving, so this is where
 //! a signal mask set too late shows: SIGTERM killed it (143) and an ignored SIGINT was lost.
-//! The wasm case needs the component: run `bash .ci/build-component.sh` first.
+//! The wasm case runs the component built into the binary (`reqparse::bundled`).
 #![cfg(feature = "cli")]
 
 mod support;
@@ -48,13 +48,7 @@ fn native_engine_stops_cleanly() {
 #[cfg(feature = "engine-wasm")]
 #[test]
 fn wasm_engine_stops_cleanly() {
-    let path = reqparse::engine::WasmEngine::default_component_path();
-    assert!(
-        path.exists(),
-        "{} is missing: build it first with `bash .ci/build-component.sh`",
-        path.display()
-    );
-    let component = path.to_str().expect("a UTF-8 path");
+    // No --component: the binary runs the component built into it.
     every_signal(&[
         "--addr",
         "127.0.0.1:0",
@@ -62,7 +56,5 @@ fn wasm_engine_stops_cleanly() {
         "2",
         "--engine",
         "wasm",
-        "--component",
-        component,
     ]);
 }

@@ -1,6 +1,6 @@
 //! `Engine::Wasm`: the server answers through the component in wasmtime, byte for byte what the
 //! native engine answers (heads and bodies), and an engine error is a 500 with a one-line JSON body after which
-//! the loop keeps serving. Needs the component: run `.ci/build-component.sh` first.
+//! the loop keeps serving. Runs the bundled component (`component/reqparse.component.wasm`).
 #![cfg(all(feature = "host", feature = "engine-wasm"))]
 
 mod support;

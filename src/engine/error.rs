@@ -84,7 +84,8 @@ impl EngineError {
         self.kind
     }
 
-    /// The component file, for [`EngineErrorKind::Load`] errors.
+    /// The component file, for [`EngineErrorKind::Load`] errors about a file (`None` for the
+    /// bundled component and for every other kind).
     ///
     /// ```
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
@@ -105,10 +106,11 @@ impl EngineError {
         }
     }
 
-    /// A [`EngineErrorKind::Load`] error about the component at `path`.
-    pub(super) fn load(path: &Path, message: impl Into<Cow<'static, str>>) -> Self {
+    /// A [`EngineErrorKind::Load`] error about the component at `path` (`None`: the bundled
+    /// one).
+    pub(super) fn load(path: Option<&Path>, message: impl Into<Cow<'static, str>>) -> Self {
         EngineError {
-            path: Some(path.to_path_buf()),
+            path: path.map(Path::to_path_buf),
             ..Self::new(EngineErrorKind::Load, message)
         }
     }
@@ -167,7 +169,7 @@ mod tests {
     fn load_errors_name_the_file_and_keep_io_errors() {
         let path = Path::new("/x/reqparse.wasm");
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
-        let err = EngineError::load(path, "cannot read it").caused_by(io);
+        let err = EngineError::load(Some(path), "cannot read it").caused_by(io);
         assert_eq!(err.kind(), EngineErrorKind::Load);
         assert_eq!(err.path(), Some(path));
         assert_eq!(format!("{err:#}"), "cannot read it: gone");

@@ -1,7 +1,8 @@
 //! wasmtime embedding of the reqparse component (feature `engine-wasm`).
 //!
-//! [`WasmEngine`] loads `reqparse.component.wasm` (built by `.ci/build-component.sh`) once,
-//! precompiled ahead of time and cached next to it, so a server starts in milliseconds.
+//! [`WasmEngine`] loads `reqparse.component.wasm` once (the one that ships with the crate,
+//! [`crate::bundled::COMPONENT`], or a file), precompiled ahead of time and cached, so a server
+//! starts in milliseconds.
 //! [`WasmInspector`] owns one instance and reuses it for every call; `reqparse serve --engine
 //! wasm` keeps one per event loop and does a request's work in one [`WasmInspector::inspect`]
 //! call (a component call has a fixed cost of about 160 ns, so batching matters). Request
@@ -17,7 +18,7 @@
 //! ```
 //! use reqparse::engine::{QueryProfile, WasmEngine};
 //!
-//! let engine = WasmEngine::load(None)?; // $REQPARSE_COMPONENT or target/wasm/…
+//! let engine = WasmEngine::load(None)?; // $REQPARSE_COMPONENT, else the bundled component
 //! let mut inspector = engine.inspector()?;
 //! let pairs = inspector.query_pairs("a=1&b=%C3%A9", QueryProfile::Whatwg)?;
 //! assert_eq!(pairs.unwrap(), [("a".into(), "1".into()), ("b".into(), "é".into())]);
@@ -41,6 +42,7 @@ use std::sync::Arc;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine};
 
+use cache::Origin;
 use limits::GuestState;
 
 pub use body::{
@@ -143,15 +145,18 @@ struct Shared {
     component: Component,
     pre: ReqparsePre<GuestState>,
     limits: Limits,
-    path: PathBuf,
+    origin: Origin,
 }
 
 impl WasmEngine {
-    /// Loads the component at `component`, or at `$REQPARSE_COMPONENT`, or at
-    /// [`WasmEngine::default_component_path`], with the default [`Limits`].
+    /// Loads the component at `component`, or at `$REQPARSE_COMPONENT` when that is set, or
+    /// else the one that ships with the crate ([`WasmEngine::bundled`]), with the default
+    /// [`Limits`].
     ///
-    /// The first load compiles it (~30 ms) and caches the machine code next to it as
-    /// `<component>.<key>.cwasm`; later loads map that file (~0.1 ms).
+    /// The first load compiles it (about 0.3 s) and caches the machine code as
+    /// `<component>.<key>.cwasm`, next to a component file, or for the bundled one in
+    /// `$REQPARSE_CACHE_DIR`, else `$XDG_CACHE_HOME/reqparse`, else `~/.cache/reqparse` (used
+    /// only when no one but its owner may write to it); later loads map that file (~1 ms).
     ///
     /// ```
     /// let engine = reqparse::engine::WasmEngine::load(None)?;
@@ -170,74 +175,98 @@ impl WasmEngine {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn load_with(component: Option<&Path>, limits: Limits) -> Result<WasmEngine, EngineError> {
-        let path = match component {
-            Some(p) => p.to_path_buf(),
-            None => std::env::var_os("REQPARSE_COMPONENT")
-                .map(PathBuf::from)
-                .unwrap_or_else(Self::default_component_path),
-        };
+        let file = component
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("REQPARSE_COMPONENT").map(PathBuf::from));
+        Self::start(file.map_or(Origin::Bundled, Origin::File), limits)
+    }
+
+    /// The component that ships with the crate ([`crate::bundled::COMPONENT`]), whatever
+    /// `$REQPARSE_COMPONENT` says, with the default [`Limits`]: nothing to build or find.
+    ///
+    /// ```
+    /// let mut inspector = reqparse::engine::WasmEngine::bundled()?.inspector()?;
+    /// assert_eq!(inspector.query_raw_pairs("a=1")?, [("a".into(), "1".into())]);
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn bundled() -> Result<WasmEngine, EngineError> {
+        Self::bundled_with(Limits::default())
+    }
+
+    /// [`WasmEngine::bundled`] with explicit [`Limits`].
+    ///
+    /// ```
+    /// use reqparse::engine::{Limits, WasmEngine};
+    /// let engine = WasmEngine::bundled_with(Limits { max_input_bytes: 4096, ..Limits::default() })?;
+    /// assert!(engine.component_path().is_none());
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn bundled_with(limits: Limits) -> Result<WasmEngine, EngineError> {
+        Self::start(Origin::Bundled, limits)
+    }
+
+    fn start(origin: Origin, limits: Limits) -> Result<WasmEngine, EngineError> {
         let mut config = Config::new();
         config.epoch_interruption(true);
         // The guest has no symbol names, so a backtrace says nothing the trap does not; without
         // it errors stay one line and traps are cheaper.
         config.wasm_backtrace_max_frames(None);
         let engine = Engine::new(&config)
-            .map_err(|e| EngineError::load(&path, "cannot configure wasmtime").caused_by(e))?;
-        let component = cache::load_component(&engine, &path)?;
+            .map_err(|e| origin.error("cannot configure wasmtime for").caused_by(e))?;
+        let component = cache::load_component(&engine, &origin)?;
         let imports = component.component_type().imports(&engine).count();
         if imports != 0 {
-            return Err(EngineError::load(
-                &path,
-                format!(
-                    "{} imports {imports} items; reqparse imports nothing",
-                    path.display()
-                ),
-            ));
+            let message = format!(
+                "{} imports {imports} items, where reqparse imports nothing: refused",
+                origin.describe()
+            );
+            return Err(EngineError::load(origin.path(), message));
         }
         // Empty: the component imports nothing, and we keep it that way.
         let linker = Linker::<GuestState>::new(&engine);
         let pre = linker
             .instantiate_pre(&component)
             .and_then(ReqparsePre::new)
-            .map_err(|e| {
-                EngineError::load(
-                    &path,
-                    format!("{} is not the reqparse world", path.display()),
-                )
+            .map_err(|e| origin.error("not the reqparse world:").caused_by(e))?;
+        limits::start_ticker(&engine).map_err(|e| {
+            origin
+                .error("cannot start the epoch thread for")
                 .caused_by(e)
-            })?;
-        limits::start_ticker(&engine)
-            .map_err(|e| EngineError::load(&path, "cannot start the epoch thread").caused_by(e))?;
+        })?;
         Ok(WasmEngine {
             inner: Arc::new(Shared {
                 engine,
                 component,
                 pre,
                 limits,
-                path,
+                origin,
             }),
         })
     }
 
-    /// Where the build script puts the component: `<crate>/target/wasm/reqparse.component.wasm`.
+    /// Where `.ci/build-component.sh` writes the component in a checkout of this crate:
+    /// `<crate>/component/reqparse.component.wasm`, the file [`crate::bundled::COMPONENT`]
+    /// holds (in a published crate, the copy it was built with).
     ///
     /// ```
     /// let path = reqparse::engine::WasmEngine::default_component_path();
-    /// assert!(path.ends_with("target/wasm/reqparse.component.wasm"));
+    /// assert!(path.ends_with("component/reqparse.component.wasm"));
+    /// assert_eq!(std::fs::read(&path)?, reqparse::bundled::COMPONENT);
+    /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn default_component_path() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm/reqparse.component.wasm")
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("component/reqparse.component.wasm")
     }
 
-    /// The component file this engine loaded.
+    /// The component file this engine loaded, or `None` for the bundled component.
     ///
     /// ```
-    /// let engine = reqparse::engine::WasmEngine::load(None)?;
-    /// println!("{}", engine.component_path().display());
+    /// let engine = reqparse::engine::WasmEngine::load(Some("component/reqparse.component.wasm".as_ref()))?;
+    /// assert!(engine.component_path().unwrap().ends_with("reqparse.component.wasm"));
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
-    pub fn component_path(&self) -> &Path {
-        &self.inner.path
+    pub fn component_path(&self) -> Option<&Path> {
+        self.inner.origin.path()
     }
 
     /// The wasmtime engine (configured with epoch interruption: a store made from it needs

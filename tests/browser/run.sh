@@ -13,7 +13,7 @@
 # Environment:
 #   FEATURES                  cargo features for the reqparse binary (default: cli; CI passes
 #                             its own set so the binary its tests built is reused; with
-#                             engine-wasm and target/wasm/reqparse.component.wasm present the
+#                             engine-wasm and component/reqparse.component.wasm present the
 #                             page is also tried through `--engine wasm`)
 #   CHROMIUM, REQPARSE_BIN, REQPARSE_COMPONENT, REQPARSE_BROWSER_REQUIRED: see upload.test.mjs
 set -euo pipefail

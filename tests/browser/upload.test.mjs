@@ -15,7 +15,7 @@
 //   CHROMIUM                  the browser (default: /usr/bin/chromium)
 //   REQPARSE_BROWSER_REQUIRED=1  a missing browser fails the test instead of skipping it
 //   REQPARSE_COMPONENT        with a binary built with engine-wasm: the component for the
-//                             `--engine wasm` run (default: target/wasm/reqparse.component.wasm;
+//                             `--engine wasm` run (default: component/reqparse.component.wasm;
 //                             that run is skipped, saying so, when the file is missing)
 
 import { test } from 'node:test';
@@ -35,7 +35,7 @@ const root = path.resolve(here, '..', '..');
 const BIN = process.env.REQPARSE_BIN || path.join(root, 'target', 'debug', 'reqparse');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const COMPONENT =
-  process.env.REQPARSE_COMPONENT || path.join(root, 'target', 'wasm', 'reqparse.component.wasm');
+  process.env.REQPARSE_COMPONENT || path.join(root, 'component', 'reqparse.component.wasm');
 const REQUIRED = process.env.REQPARSE_BROWSER_REQUIRED === '1';
 
 // The files the browser uploads: each name with one of the characters the multipart encoding

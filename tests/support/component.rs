@@ -1,4 +1,5 @@
-//! The component (`target/wasm/reqparse.component.wasm`) in wasmtime, for the tests that run it.
+//! The component that ships with the crate (`component/reqparse.component.wasm`, which
+//! `.ci/build-component.sh` rebuilds) in wasmtime, for the tests that run it.
 
 use reqparse::engine::{Limits, WasmEngine, WasmInspector};
 
@@ -7,19 +8,10 @@ pub fn engine() -> WasmEngine {
     engine_with(Limits::default())
 }
 
-/// The component with `limits`. Panics telling how to build the file when it is missing.
+/// The bundled component with `limits`.
 pub fn engine_with(limits: Limits) -> WasmEngine {
-    let path = WasmEngine::default_component_path();
-    assert!(
-        path.exists(),
-        "{} is missing: build it first with `bash .ci/build-component.sh`",
-        path.display()
-    );
-    WasmEngine::load_with(Some(&path), limits).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e:#} (rebuild it with `bash .ci/build-component.sh`)",
-            path.display()
-        )
+    WasmEngine::bundled_with(limits).unwrap_or_else(|e| {
+        panic!("the bundled component: {e:#} (rebuild it with `bash .ci/build-component.sh`)")
     })
 }
 

@@ -4,7 +4,7 @@
 //! - [`alloc`]: the counting global allocator (declare it with one line, see there);
 //! - [`vectors`]: `tests/vectors/*.json`, with the schema's defaults for missing keys;
 //! - [`body`]: the body readers' vectors: outcomes, the native feeding loops, the splits;
-//! - [`component`]: `target/wasm/reqparse.component.wasm` in wasmtime (feature `engine-wasm`);
+//! - [`component`]: the bundled `component/reqparse.component.wasm` in wasmtime (feature `engine-wasm`);
 //! - [`host`]: a shim server on a loopback port and a small HTTP/1.1 client (feature `host`);
 //! - [`serve`]: `reqparse serve` as a child process, stopped by a signal (feature `cli`).
 
