@@ -3,8 +3,8 @@
 //! whole request's `inspect`. After criterion's groups, prints a component/native ratio table.
 //!
 //! ```text
-//! .ci/build-component.sh
 //! cargo bench --bench component --features engine-wasm -- --warm-up-time 1 --measurement-time 3
+//! REQPARSE_COMPONENT=other.component.wasm cargo bench ...   # another build than the bundled one
 //! ```
 
 use std::borrow::Cow;
@@ -96,11 +96,17 @@ struct Ops {
     out: Vec<u8>,
     spans: Vec<u32>,
     json: String,
+    upload: Vec<u8>,
 }
 
 type Op = fn(&mut Ops) -> usize;
 
 const CASES: &[(&str, Op, Op)] = &[
+    (
+        "fixed cost (raw-pairs of \"\": one string in, an empty list out)",
+        |_| query::pairs("").count(),
+        |o| o.inspector.query_raw_pairs("").unwrap().len(),
+    ),
     (
         "fixed cost (empty build-relative)",
         |_| uri::build_relative("", "", "", "").len(),
@@ -219,19 +225,111 @@ const CASES: &[(&str, Op, Op)] = &[
             o.json.len()
         },
     ),
+    (
+        "multipart 4 MiB file, 64 KiB reads",
+        |o| native_multipart(&o.upload, 64 << 10),
+        |o| component_multipart(&mut o.inspector, &o.upload, 64 << 10),
+    ),
+    (
+        "multipart 4 MiB file, 1 KiB reads",
+        |o| native_multipart(&o.upload, 1 << 10),
+        |o| component_multipart(&mut o.inspector, &o.upload, 1 << 10),
+    ),
 ];
 
+const BOUNDARY: &[u8] = b"----reqparse-bench-boundary";
+
+/// One file part of 4 MiB of pseudo-random bytes (as compressed data, a photo, looks to the
+/// search), as a browser sends it.
+fn upload() -> Vec<u8> {
+    let mut body =
+        b"------reqparse-bench-boundary\r\nContent-Disposition: form-data; name=\"file\"; \
+        filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+            .to_vec();
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    body.extend((0..4u32 << 20).map(|_| {
+        // xorshift64: the same bytes on every run.
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 56) as u8
+    }));
+    body.extend_from_slice(b"\r\n------reqparse-bench-boundary--\r\n");
+    body
+}
+
+/// The sans-io reader as a server drives it: each read decoded where it lies, only the bytes
+/// the reader held back carried over to the next one. Returns the data bytes seen.
+fn native_multipart(body: &[u8], read: usize) -> usize {
+    use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    let mut reader = MultipartReader::new(BOUNDARY, Default::default(), Default::default())
+        .expect("a valid boundary");
+    let (mut carry, mut data) = (Vec::new(), 0);
+    let mut chunks = body.chunks(read).peekable();
+    while let Some(chunk) = chunks.next() {
+        let eof = chunks.peek().is_none();
+        let joined;
+        let mut input: &[u8] = if carry.is_empty() {
+            chunk
+        } else {
+            carry.extend_from_slice(chunk);
+            joined = std::mem::take(&mut carry);
+            &joined
+        };
+        loop {
+            let step = reader.decode(input, eof).expect("a valid body");
+            input = &input[step.consumed..];
+            match step.event {
+                Some(MultipartEvent::Data(d)) => data += d.len(),
+                Some(MultipartEvent::End) => return data,
+                Some(_) => {}
+                None => break,
+            }
+        }
+        carry = input.to_vec();
+    }
+    data
+}
+
+/// The same body through the component's `multipart-reader`, one feed per read.
+fn component_multipart(inspector: &mut WasmInspector, body: &[u8], read: usize) -> usize {
+    use reqparse::engine::WasmMultipartEvent;
+    let mut reader = inspector
+        .multipart_reader(BOUNDARY, Default::default(), Default::default())
+        .unwrap()
+        .expect("a valid boundary");
+    let mut data = 0;
+    let mut chunks = body.chunks(read).peekable();
+    while let Some(chunk) = chunks.next() {
+        let fed = reader.feed(chunk, chunks.peek().is_none()).unwrap();
+        assert!(fed.error.is_none());
+        for event in fed.events {
+            if let WasmMultipartEvent::Data(d) = event {
+                data += d.len();
+            }
+        }
+    }
+    data
+}
+
 fn ops() -> Ops {
-    let engine = WasmEngine::load(None).expect("run .ci/build-component.sh first");
+    // $REQPARSE_COMPONENT (to measure another build), else the bundled component.
+    let engine = WasmEngine::load(None).expect("the component");
     let q1k = query_1k();
-    Ops {
+    let mut o = Ops {
         inspector: engine.inspector().expect("an instance"),
         target_1k: format!("/search{q1k}"),
         q1k,
         out: Vec::new(),
         spans: Vec::new(),
         json: String::new(),
-    }
+        upload: upload(),
+    };
+    // Both sides saw the same file (its data, byte for byte in length) before anything is timed.
+    let native = native_multipart(&o.upload, 64 << 10);
+    let component = component_multipart(&mut o.inspector, &o.upload, 1 << 10);
+    assert_eq!((native, component), (4 << 20, 4 << 20));
+    o
 }
 
 fn criterion_benches(c: &mut Criterion, o: &mut Ops) {
@@ -239,6 +337,8 @@ fn criterion_benches(c: &mut Criterion, o: &mut Ops) {
         let mut group = c.benchmark_group(*name);
         if name.contains("1 KB") {
             group.throughput(Throughput::Bytes(1024));
+        } else if name.starts_with("multipart") {
+            group.throughput(Throughput::Bytes(o.upload.len() as u64));
         }
         group.bench_function("native", |b| b.iter(|| native(black_box(o))));
         group.bench_function("component", |b| b.iter(|| component(black_box(o))));
@@ -279,8 +379,42 @@ fn ratio_table(o: &mut Ops, budget: Duration) {
     }
 }
 
+/// `REQPARSE_COUNT=<case>/<native|component>` (`REQPARSE_COUNT_N` times, default 1000): runs
+/// that one operation under callgrind's `--toggle-collect=*reqparse_count_loop*`, as
+/// `scripts/bench-counts.py` does for the other benches (wasmtime's machine code is counted
+/// too); `REQPARSE_COUNT=list` prints the ids.
+fn count(o: &mut Ops, id: &str) {
+    #[inline(never)]
+    fn reqparse_count_loop(o: &mut Ops, op: Op, n: u64) {
+        for _ in 0..n {
+            black_box(op(o));
+        }
+    }
+    let ids = CASES.iter().flat_map(|(name, native, component)| {
+        [
+            (format!("{name}/native"), *native),
+            (format!("{name}/component"), *component),
+        ]
+    });
+    if id == "list" {
+        ids.for_each(|(id, _)| println!("{id}"));
+        return;
+    }
+    let n = std::env::var("REQPARSE_COUNT_N").map_or(1000, |v| v.parse().expect("a number"));
+    let Some((_, op)) = ids.into_iter().find(|(i, _)| i == id) else {
+        eprintln!("no bench id {id} (REQPARSE_COUNT=list prints them)");
+        std::process::exit(2);
+    };
+    op(o); // the first call instantiates lazily-built state outside the counted loop
+    reqparse_count_loop(o, op, n);
+    eprintln!("ran {id} {n} times");
+}
+
 fn main() {
     let mut o = ops();
+    if let Ok(id) = std::env::var("REQPARSE_COUNT") {
+        return count(&mut o, &id);
+    }
     let mut c = Criterion::default().configure_from_args();
     criterion_benches(&mut c, &mut o);
     c.final_summary();
