@@ -103,7 +103,7 @@ type Op = fn(&mut Ops) -> usize;
 
 const CASES: &[(&str, Op, Op)] = &[
     (
-        "fixed cost (raw-pairs of \"\": one string in, an empty list out)",
+        "empty call (raw-pairs of \"\")",
         |_| query::pairs("").count(),
         |o| o.inspector.query_raw_pairs("").unwrap().len(),
     ),
@@ -379,10 +379,11 @@ fn ratio_table(o: &mut Ops, budget: Duration) {
     }
 }
 
-/// `REQPARSE_COUNT=<case>/<native|component>` (`REQPARSE_COUNT_N` times, default 1000): runs
-/// that one operation under callgrind's `--toggle-collect=*reqparse_count_loop*`, as
-/// `scripts/bench-counts.py` does for the other benches (wasmtime's machine code is counted
-/// too); `REQPARSE_COUNT=list` prints the ids.
+/// `REQPARSE_COUNT=component/<reqparse|reqparse_component>/<case>` (`REQPARSE_COUNT_N` times,
+/// default 1000; `reqparse` is native, as in every bench's ids), `<case>` the case's name in
+/// lower case with dashes: runs that one operation under
+/// callgrind's `--toggle-collect=*reqparse_count_loop*`, as `scripts/bench-counts.py` does for
+/// every bench (wasmtime's machine code is counted too); `REQPARSE_COUNT=list` prints the ids.
 fn count(o: &mut Ops, id: &str) {
     #[inline(never)]
     fn reqparse_count_loop(o: &mut Ops, op: Op, n: u64) {
@@ -390,10 +391,21 @@ fn count(o: &mut Ops, id: &str) {
             black_box(op(o));
         }
     }
+    let slug = |name: &str| {
+        let words: Vec<String> = name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        words.join("-")
+    };
     let ids = CASES.iter().flat_map(|(name, native, component)| {
         [
-            (format!("{name}/native"), *native),
-            (format!("{name}/component"), *component),
+            (format!("component/reqparse/{}", slug(name)), *native),
+            (
+                format!("component/reqparse_component/{}", slug(name)),
+                *component,
+            ),
         ]
     });
     if id == "list" {

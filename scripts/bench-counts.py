@@ -28,12 +28,13 @@ import subprocess
 import sys
 import tempfile
 
-BENCHES = ["query", "disposition", "uri", "body"]
+BENCHES = ["query", "disposition", "uri", "body", "component"]
 
 
 def bench_binaries(build: bool) -> dict:
     """{bench name: executable}, from cargo's JSON messages (builds when `build`)."""
-    cmd = ["cargo", "bench", "--no-run", "--message-format=json"]
+    # engine-wasm for the component bench (wasmtime running the bundled component).
+    cmd = ["cargo", "bench", "--no-run", "--message-format=json", "--features", "engine-wasm"]
     for b in BENCHES:
         cmd += ["--bench", b]
     if not build:
