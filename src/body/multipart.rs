@@ -86,9 +86,9 @@ use core::fmt;
 use memchr::memmem::Finder;
 
 use super::grammar::{is, BCHAR, FIELD, TOKEN, WS};
-use super::Step;
+use super::{find_byte, Step};
 use crate::bytes::slice;
-use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind, Param};
+use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind};
 
 mod content_type;
 mod filename;
@@ -426,11 +426,47 @@ pub enum MultipartEvent<'a> {
 pub struct Part<'a> {
     block: &'a [u8],
     disposition: ContentDisposition<'a>,
-    name: Param<'a>,
-    content_type: Option<&'a [u8]>,
     offset: u64,
     index: usize,
+    /// The `name` parameter's value as written, without its quotes, in `block`.
+    name: Span,
+    /// The `Content-Type` value in `block`.
+    content_type: Option<Span>,
+    /// (Strict, Lenient) The disposition parser's value of `name` is its bytes as written,
+    /// which are UTF-8: no quoted-pair to unescape, nothing read as ISO-8859-1.
+    name_as_written: bool,
     profile: Profile,
+}
+
+/// Where some bytes of a part's header block are: a small `Copy` stand-in for a slice of it,
+/// so that a [`MultipartEvent`] (moved out of every `decode` call, one per byte on 1-byte
+/// reads) stays small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span of `sub`, a slice of `block`; an empty span if it is not one (a broken
+    /// invariant: every slice handed here was cut from `block`).
+    fn of(block: &[u8], sub: &[u8]) -> Span {
+        let start = (sub.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+        let end = start.wrapping_add(sub.len());
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(start), Ok(end)) if start <= end && end as usize <= block.len() => {
+                Span { start, end }
+            }
+            _ => {
+                debug_assert!(false, "a span outside the header block");
+                Span { start: 0, end: 0 }
+            }
+        }
+    }
+
+    fn get(self, block: &[u8]) -> &[u8] {
+        slice(block, self.start as usize..self.end as usize)
+    }
 }
 
 impl<'a> Part<'a> {
@@ -451,10 +487,18 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn name(&self) -> Cow<'a, str> {
-        match self.profile {
-            Profile::Fetch => String::from_utf8_lossy(self.name_bytes()),
-            Profile::Strict | Profile::Lenient => self.name.value(),
+        if self.profile == Profile::Fetch {
+            return String::from_utf8_lossy(self.name_bytes());
         }
+        if self.name_as_written {
+            if let Ok(name) = core::str::from_utf8(self.name_bytes()) {
+                return Cow::Borrowed(name);
+            }
+        }
+        // Quoted-pairs or ISO-8859-1: the parser's reading (the part has a `name`).
+        self.disposition
+            .find("name")
+            .map_or(Cow::Borrowed(""), |p| p.value())
     }
 
     /// The `name` parameter's bytes as written, without its quotes (quoted-pairs not
@@ -469,7 +513,7 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn name_bytes(&self) -> &'a [u8] {
-        unquote(self.name.raw_value_bytes())
+        self.name.get(self.block)
     }
 
     /// The filename, when the part has one (a file): see [`Filename`] for its readings.
@@ -507,7 +551,7 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn content_type(&self) -> Option<&'a [u8]> {
-        self.content_type
+        Some(self.content_type?.get(self.block))
     }
 
     /// The parsed `Content-Disposition`, for its other parameters.
@@ -660,15 +704,18 @@ enum State {
     /// Just after a boundary, and `padding` bytes of transport padding after it.
     AfterBoundary { padding: usize },
     /// In a part's header block: the current line starts at `line` in the input fed (the
-    /// lines before it are checked), `lines` fields so far, `padding` bytes of transport
-    /// padding before the block (they count against the header limit).
+    /// lines before it are checked) and holds no LF before `scanned`, `lines` fields so far,
+    /// `padding` bytes of transport padding before the block (they count against the header
+    /// limit). What was scanned is not scanned again when it is fed again, longer.
     Headers {
         line: usize,
+        scanned: usize,
         lines: usize,
         padding: usize,
     },
-    /// In a part's data.
-    Data,
+    /// In a part's data; the input fed starts with the first `held` bytes of the delimiter
+    /// (held back by the last call: only what follows them is new).
+    Data { held: usize },
     /// After the close delimiter.
     Close,
     /// (Fetch, Strict) After the CRLF that may follow the close delimiter: nothing else.
@@ -677,8 +724,26 @@ enum State {
     Done,
 }
 
-/// What a state's step did: bytes used and maybe an event.
-type Moved<'a> = (usize, Option<MultipartEvent<'a>>);
+/// What a state's step did with the input it was given, besides using `.0` bytes of it: the
+/// event's parts that `decode` cuts from the input, so that no step moves a whole
+/// [`MultipartEvent`] about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    /// Moved on: read on.
+    On,
+    /// Nothing more to do without more input.
+    More,
+    /// The bytes used are data.
+    Data,
+    /// The bytes used are the delimiter that ends the part's data.
+    PartEnd,
+    /// The bytes used are a header block and its empty line; the block is the first `.0`.
+    Part(usize),
+    /// The end of the body.
+    End,
+}
+
+type Moved = (usize, Ev);
 
 /// The sans-io reader of a multipart/form-data body (see the [module documentation](self)
 /// and [`Step`] for the protocol).
@@ -849,7 +914,7 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn in_data(&self) -> bool {
-        self.state == State::Data
+        matches!(self.state, State::Data { .. })
     }
 
     /// Takes `n` bytes of the current part's data as read, without seeing them: for a caller
@@ -872,7 +937,7 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn skip_data(&mut self, n: u64) -> bool {
-        if self.state != State::Data {
+        if !self.in_data() {
             return false;
         }
         // The budgets data() hands data out within.
@@ -885,6 +950,8 @@ impl MultipartReader {
         }
         self.position += n;
         self.part_bytes += n;
+        // The caller holds nothing back: what comes next starts no held delimiter.
+        self.state = State::Data { held: 0 };
         true
     }
 
@@ -908,39 +975,43 @@ impl MultipartReader {
         let mut consumed = 0;
         loop {
             let rest = slice(input, consumed..);
-            let before = self.state;
-            let (used, event) = match self.state {
+            let (used, ev) = match self.state {
+                State::Data { held } => self.data(rest, held)?,
                 State::Start => self.start(rest, eof)?,
                 State::Preamble => self.preamble(rest)?,
                 State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
                 State::Headers {
                     line,
+                    scanned,
                     lines,
                     padding,
-                } => self.headers(rest, line, lines, padding)?,
-                State::Data => self.data(rest)?,
+                } => self.headers(rest, line, scanned, lines, padding)?,
                 State::Close | State::Closed => self.close(rest, eof)?,
-                State::Done => (0, Some(MultipartEvent::End)),
+                State::Done => (0, Ev::End),
             };
-            if used as u64 > self.limits.max_body_bytes - self.position {
-                return Err(self.limit_at(
-                    (self.limits.max_body_bytes - self.position) as usize,
-                    MultipartLimit::BodyBytes,
-                ));
+            let budget = self.limits.max_body_bytes - self.position;
+            if used as u64 > budget {
+                return Err(self.limit_at(budget as usize, MultipartLimit::BodyBytes));
             }
+            let event = match ev {
+                Ev::On => None,
+                Ev::More => {
+                    if eof {
+                        let end = rest.len();
+                        return Err(self.error_at(end, MultipartErrorKind::UnexpectedEnd));
+                    }
+                    None
+                }
+                Ev::Data => Some(MultipartEvent::Data(slice(rest, ..used))),
+                Ev::PartEnd => Some(MultipartEvent::PartEnd),
+                // Read before the position moves: the part's offsets start at its block.
+                Ev::Part(block) => Some(MultipartEvent::Part(self.part(slice(rest, ..block))?)),
+                Ev::End => Some(MultipartEvent::End),
+            };
             self.position += used as u64;
             consumed += used;
-            if event.is_some() {
+            if event.is_some() || ev == Ev::More {
                 return Ok(Step { consumed, event });
-            }
-            if used == 0 && self.state == before {
-                if eof {
-                    return Err(self.error_at(rest.len(), MultipartErrorKind::UnexpectedEnd));
-                }
-                return Ok(Step {
-                    consumed,
-                    event: None,
-                });
             }
         }
     }
@@ -958,7 +1029,7 @@ impl MultipartReader {
     }
 
     /// The first `--boundary`, at the very start of the body.
-    fn start<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
+    fn start(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
         let dash = slice(self.delimiter(), 2..);
         let n = rest.len().min(dash.len());
         let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
@@ -966,13 +1037,13 @@ impl MultipartReader {
         match mismatch {
             None if whole => {
                 self.state = State::AfterBoundary { padding: 0 };
-                Ok((n, None))
+                Ok((n, Ev::On))
             }
             // A prefix of `--boundary` so far.
-            None if !eof => Ok((0, None)),
+            None if !eof => Ok((0, Ev::More)),
             _ if self.profile == Profile::Lenient => {
                 self.state = State::Preamble;
-                Ok((0, None))
+                Ok((0, Ev::On))
             }
             Some(at) => Err(self.error_at(at, MultipartErrorKind::ExpectedBoundary)),
             None => Err(self.error_at(n, MultipartErrorKind::ExpectedBoundary)),
@@ -980,7 +1051,7 @@ impl MultipartReader {
     }
 
     /// (Lenient) Skips the preamble up to the first `CRLF--boundary`.
-    fn preamble<'a>(&mut self, rest: &[u8]) -> Result<Moved<'a>, MultipartError> {
+    fn preamble(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
         let (skip, found) = match self.finder.find(rest) {
             Some(at) => (at, true),
             None => (
@@ -994,25 +1065,22 @@ impl MultipartReader {
         }
         self.outside += skip;
         if !found {
-            return Ok((skip, None));
+            // What is left may begin the delimiter: it needs what follows.
+            return Ok((skip, Ev::More));
         }
         self.outside = 0;
         self.state = State::AfterBoundary { padding: 0 };
-        Ok((skip + self.delimiter().len(), None))
+        Ok((skip + self.delimiter().len(), Ev::On))
     }
 
     /// After a boundary: `--` (the close delimiter), or transport padding and CRLF (a part).
-    fn after_boundary<'a>(
-        &mut self,
-        rest: &[u8],
-        padding: usize,
-    ) -> Result<Moved<'a>, MultipartError> {
+    fn after_boundary(&mut self, rest: &[u8], padding: usize) -> Result<Moved, MultipartError> {
         let invalid = |at| Err(self.error_at(at, MultipartErrorKind::InvalidDelimiter));
         match rest {
-            [] | [b'-'] | [b'\r'] => Ok((0, None)),
+            [] | [b'-'] | [b'\r'] => Ok((0, Ev::More)),
             [b'-', b'-', ..] if padding == 0 => {
                 self.state = State::Close;
-                Ok((2, None))
+                Ok((2, Ev::On))
             }
             [b'\r', b'\n', ..] => {
                 if self.parts == self.limits.max_parts {
@@ -1020,10 +1088,11 @@ impl MultipartReader {
                 }
                 self.state = State::Headers {
                     line: 0,
+                    scanned: 0,
                     lines: 0,
                     padding,
                 };
-                Ok((2, None))
+                Ok((2, Ev::On))
             }
             [b' ' | b'\t', ..] if self.profile != Profile::Fetch => {
                 // Transport padding (RFC 2046 §5.1.1): it counts against the header limit
@@ -1036,7 +1105,7 @@ impl MultipartReader {
                 self.state = State::AfterBoundary {
                     padding: padding + n,
                 };
-                Ok((n, None))
+                Ok((n, Ev::On))
             }
             [b'\r', _, ..] => invalid(1),
             _ => invalid(0),
@@ -1044,14 +1113,16 @@ impl MultipartReader {
     }
 
     /// A part's header block: checks each line as it completes and hands out the part when
-    /// the empty line arrives.
-    fn headers<'a>(
+    /// the empty line arrives. Bytes scanned by an earlier call (`scanned`: fed again, with
+    /// more after them) are not scanned again: on 1-byte reads each byte is looked at once.
+    fn headers(
         &mut self,
-        rest: &'a [u8],
+        rest: &[u8],
         mut line: usize,
+        scanned: usize,
         mut lines: usize,
         padding: usize,
-    ) -> Result<Moved<'a>, MultipartError> {
+    ) -> Result<Moved, MultipartError> {
         let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
         let body_budget = self.limits.max_body_bytes - self.position;
         let (window, limit) = if (header_budget as u64) <= body_budget {
@@ -1061,17 +1132,20 @@ impl MultipartReader {
             (body_budget as usize, MultipartLimit::BodyBytes)
         };
         let seen = slice(rest, ..rest.len().min(window));
+        let mut from = scanned.clamp(line, seen.len().max(line));
         loop {
-            let Some(lf) = memchr::memchr(b'\n', slice(seen, line..)).map(|i| line + i) else {
+            let Some(lf) = find_byte(b'\n', slice(seen, from.min(seen.len())..)).map(|i| from + i)
+            else {
                 if rest.len() >= window {
                     return Err(self.limit_at(window, limit));
                 }
                 self.state = State::Headers {
                     line,
+                    scanned: seen.len(),
                     lines,
                     padding,
                 };
-                return Ok((0, None));
+                return Ok((0, Ev::More));
             };
             if lf == line || seen.get(lf - 1) != Some(&b'\r') {
                 return Err(self.error_at(lf, MultipartErrorKind::BareLf));
@@ -1081,9 +1155,7 @@ impl MultipartReader {
                 return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
             }
             if text.is_empty() {
-                let part = self.part(slice(rest, ..line))?;
-                self.state = State::Data;
-                return Ok((lf + 1, Some(MultipartEvent::Part(part))));
+                return Ok((lf + 1, Ev::Part(line)));
             }
             if lines == self.limits.max_headers {
                 return Err(self.limit_at(line, MultipartLimit::Headers));
@@ -1093,10 +1165,12 @@ impl MultipartReader {
             }
             lines += 1;
             line = lf + 1;
+            from = line;
         }
     }
 
-    /// The part whose (checked) header block is `block`.
+    /// The part whose (checked) header block is `block`, at the current position; its data
+    /// comes next.
     fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
         let mut found: Option<(ContentDisposition<'a>, usize)> = None;
         let mut content_type = None;
@@ -1135,7 +1209,7 @@ impl MultipartReader {
                 if strict && content_type.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
                 }
-                content_type = Some(value);
+                content_type = Some(Span::of(block, value));
             } else if strict
                 && name.eq_ignore_ascii_case(b"content-transfer-encoding")
                 && ![&b"7bit"[..], b"8bit", b"binary"]
@@ -1157,36 +1231,68 @@ impl MultipartReader {
         let Some(name) = disposition.find("name") else {
             return Err(self.error_at(cd_at, MultipartErrorKind::MissingName));
         };
+        let name_bytes = unquote(name.raw_value_bytes());
+        let name_as_written = self.profile != Profile::Fetch
+            && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
         let part = Part {
             block,
             disposition,
-            name,
-            content_type,
             offset: self.position,
             index: self.parts,
+            name: Span::of(block, name_bytes),
+            content_type,
+            name_as_written,
             profile: self.profile,
         };
         self.parts += 1;
         self.part_bytes = 0;
         self.value_part = disposition.filename().is_none();
+        self.state = State::Data { held: 0 };
         Ok(part)
     }
 
     /// A part's data up to the next delimiter; the bytes that may begin one are held back.
-    fn data<'a>(&mut self, rest: &'a [u8]) -> Result<Moved<'a>, MultipartError> {
+    /// `held`: the input starts with that many bytes of the delimiter, held back by the last
+    /// call (on 1-byte reads, a delimiter arriving costs a compare of each byte once).
+    fn data(&mut self, rest: &[u8], held: usize) -> Result<Moved, MultipartError> {
+        let delimiter = self.delimiter();
+        let n = delimiter.len();
+        if held > 0 && rest.len() >= held {
+            let upto = rest.len().min(n);
+            // Byte by byte: on small reads, one or two (cheaper than a `memcmp` call).
+            let new = slice(rest, held..upto).iter();
+            if new.zip(slice(delimiter, held..upto)).all(|(a, b)| a == b) {
+                if upto < n {
+                    self.state = State::Data { held: upto };
+                    return Ok((0, Ev::More));
+                }
+                self.state = State::AfterBoundary { padding: 0 };
+                return Ok((n, Ev::PartEnd));
+            }
+            // Not the delimiter after all: the held bytes are data (read as any other).
+        }
         // The delimiter right here (the usual case after a piece of data that ended at it):
         // no search, which for a small part costs more than the part.
-        if rest.starts_with(self.delimiter()) {
+        if rest.starts_with(delimiter) {
             self.state = State::AfterBoundary { padding: 0 };
-            return Ok((self.delimiter().len(), Some(MultipartEvent::PartEnd)));
+            return Ok((n, Ev::PartEnd));
         }
-        let found = self.find_delimiter(rest);
-        let mut take = match found {
-            Some(at) => at,
-            None => rest.len() - partial_delimiter(rest, self.delimiter()),
+        // Shorter than the delimiter (a small read): no search, only what may begin one.
+        let found = if rest.len() < n {
+            None
+        } else {
+            self.find_delimiter(rest)
+        };
+        let (mut take, hold) = match found {
+            Some(at) => (at, 0),
+            None => {
+                let hold = partial_delimiter(rest, delimiter);
+                (rest.len() - hold, hold)
+            }
         };
         if take == 0 {
-            return Ok((0, None));
+            self.state = State::Data { held: hold };
+            return Ok((0, Ev::More));
         }
         // Hand out what the limits allow; the next call refuses the byte past them, so every
         // split gives the same data before the same error.
@@ -1203,9 +1309,16 @@ impl MultipartReader {
         if budget == 0 {
             return Err(self.limit_at(0, limit));
         }
-        take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
+        if take as u64 > budget {
+            // Cut short: what follows is not the held tail.
+            take = budget as usize;
+            self.state = State::Data { held: 0 };
+        } else {
+            // The rest, fed again with what follows, starts with the held tail.
+            self.state = State::Data { held: hold };
+        }
         self.part_bytes += take as u64;
-        Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
+        Ok((take, Ev::Data))
     }
 
     /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on the
@@ -1294,13 +1407,13 @@ impl MultipartReader {
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
-    fn close<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
+    fn close(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
         if rest.is_empty() {
             if eof {
                 self.state = State::Done;
-                return Ok((0, Some(MultipartEvent::End)));
+                return Ok((0, Ev::End));
             }
-            return Ok((0, None));
+            return Ok((0, Ev::More));
         }
         let after_end = |at| Err(self.error_at(at, MultipartErrorKind::AfterEnd));
         if self.profile == Profile::Lenient {
@@ -1310,7 +1423,7 @@ impl MultipartReader {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
             }
             self.outside += rest.len();
-            return Ok((rest.len(), None));
+            return Ok((rest.len(), Ev::On));
         }
         if self.state == State::Closed {
             return after_end(0);
@@ -1323,13 +1436,13 @@ impl MultipartReader {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
             }
             self.outside += n;
-            return Ok((n, None));
+            return Ok((n, Ev::On));
         }
         match rest {
-            [b'\r'] => Ok((0, None)),
+            [b'\r'] => Ok((0, Ev::More)),
             [b'\r', b'\n', ..] => {
                 self.state = State::Closed;
-                Ok((2, None))
+                Ok((2, Ev::On))
             }
             [b'\r', ..] => after_end(1),
             _ => after_end(0),
@@ -1383,7 +1496,14 @@ fn horspool(delimiter: &[u8]) -> [u8; 256] {
 /// CR, so only the last CR of the tail can start such a suffix).
 fn partial_delimiter(rest: &[u8], delimiter: &[u8]) -> usize {
     let from = rest.len().saturating_sub(delimiter.len() - 1);
-    let Some(cr) = memchr::memrchr(b'\r', slice(rest, from..)) else {
+    let tail = slice(rest, from..);
+    // A short tail (a small read) by a plain loop: cheaper than `memrchr`'s setup.
+    let cr = if tail.len() < 16 {
+        tail.iter().rposition(|&b| b == b'\r')
+    } else {
+        memchr::memrchr(b'\r', tail)
+    };
+    let Some(cr) = cr else {
         return 0;
     };
     let tail = slice(rest, from + cr..);
