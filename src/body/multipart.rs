@@ -778,10 +778,6 @@ pub struct MultipartReader {
     /// With AVX2: the packed-pair searcher on the delimiter's first and last bytes.
     #[cfg(target_arch = "x86_64")]
     pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
-    /// Sunday's shift for each byte just past a delimiter-long window that is not the
-    /// delimiter (for the false candidates of `pair`).
-    #[cfg(target_arch = "x86_64")]
-    sunday: [u8; 256],
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -827,8 +823,6 @@ impl MultipartReader {
             shift: horspool(&delimiter),
             #[cfg(target_arch = "x86_64")]
             pair: end_pair(&delimiter),
-            #[cfg(target_arch = "x86_64")]
-            sunday: sunday(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
             limits,
@@ -1321,51 +1315,63 @@ impl MultipartReader {
         Ok((take, Ev::Data))
     }
 
-    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on the
-    /// delimiter's first byte (its only CR) and its last at their distance, then a full
-    /// compare: what `memmem` does, but with the pair fixed where a near miss (the delimiter
-    /// but its last byte, or but any byte of the boundary, over and over) cannot fire it,
-    /// where `memmem`'s pair of "rare" bytes fires at each near miss and verifies it.
+    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on two
+    /// of the delimiter's bytes at their distance, then a compare: first its CR and its last
+    /// byte, where a near miss (the delimiter but its last byte, or but any byte of the
+    /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
+    /// each near miss. A false candidate says where the input got the delimiter wrong (at
+    /// `j`); input that does so once (a near miss in the middle, a run of the byte before the
+    /// last between CR and the last byte) mostly does so again, so the search goes on with the
+    /// pair of the CR and byte `j`, which such input does not fire: each kind of near miss
+    /// costs one candidate, and the vectors skip the rest.
     /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(pair) = &self.pair {
-            let n = self.delimiter().len();
-            // The vectors' prefilter, then the compare here: cheaper than `find` (which
-            // verifies inside its vector loop) on data that never fires the pair.
+        if let Some(ends) = &self.pair {
+            use memchr::arch::{all::packedpair::Pair, x86_64::avx2::packedpair::Finder};
+            let d = self.delimiter();
+            // The pair in use when it is not `ends`: the delimiter's CR and its byte `.0`.
+            let mut moved: Option<(usize, Finder)> = None;
             let mut at = 0;
-            while rest.len() - at >= pair.min_haystack_len() {
+            loop {
+                let pair = moved.as_ref().map_or(ends, |(_, f)| f);
+                if rest.len() - at < pair.min_haystack_len() {
+                    break;
+                }
+                // The vectors' prefilter, then the compare here: cheaper than `find` (which
+                // verifies inside its vector loop) on data that never fires the pair.
                 let found = at + pair.find_prefilter(slice(rest, at..))?;
-                if slice(rest, found..).starts_with(self.delimiter()) {
+                // A window past the end: no later one fits either.
+                let window = rest.get(found..found + d.len())?;
+                let Some(j) = mismatch(window, d) else {
                     return Some(found);
-                }
-                // A false candidate. Input that looks like delimiters at both ends (a near
-                // miss in the middle, over and over) would make each one a call: while the
-                // byte past the window (Sunday's shift) sends the next window far and that
-                // window is a candidate again, it is checked here.
-                let mut q = found;
-                loop {
-                    let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
-                    if shift < n / 2 {
-                        at = q + 1;
-                        break;
-                    }
-                    q += shift;
-                    let window = rest.get(q..q + n)?;
-                    if window.first() != Some(&b'\r') || window.last() != self.delimiter().last() {
-                        at = q;
-                        break;
-                    }
-                    if window == self.delimiter() {
-                        return Some(q);
+                };
+                // Only when false candidates come close (about one per delimiter, as the
+                // near misses repeat): scattered ones (random input) cost less than a new
+                // pair, and one at a byte the input holds often could fire more.
+                if found - at < 2 * d.len() && moved.as_ref().map(|m| m.0) != Some(j) {
+                    let pair = u8::try_from(j)
+                        .ok()
+                        .and_then(|j| Pair::with_indices(d, 0, j));
+                    if let Some(finder) = pair.and_then(|p| Finder::with_pair(d, p)) {
+                        moved = Some((j, finder));
                     }
                 }
+                at = found + 1;
             }
             return self
                 .horspool_find(slice(rest, at..))
                 .map(|found| at + found);
         }
         self.horspool_find(rest)
+    }
+
+    /// Whether the delimiter starts at `at` in `rest`.
+    #[inline]
+    fn delimiter_at(&self, rest: &[u8], at: usize) -> bool {
+        let d = self.delimiter();
+        rest.get(at..at + d.len())
+            .is_some_and(|window| is_delimiter(window, d))
     }
 
     /// The first delimiter in `rest`, by Horspool's search: each delimiter-long window is
@@ -1385,10 +1391,7 @@ impl MultipartReader {
         // Bytes skipped minus DENSE per window: below zero, the shifts are too short.
         let mut credit = CREDIT_MAX;
         while let Some(&end) = rest.get(at + n - 1) {
-            if end == last
-                && rest.get(at) == Some(&b'\r')
-                && slice(rest, at..).starts_with(delimiter)
-            {
+            if end == last && rest.get(at) == Some(&b'\r') && self.delimiter_at(rest, at) {
                 return Some(at);
             }
             let shift = usize::from(self.shift[usize::from(end)]);
@@ -1468,16 +1471,39 @@ fn end_pair(delimiter: &[u8]) -> Option<memchr::arch::x86_64::avx2::packedpair::
     memchr::arch::x86_64::avx2::packedpair::Finder::with_pair(delimiter, pair)
 }
 
-/// Sunday's shifts for `delimiter`: for each byte, the distance from its last occurrence to
-/// just past the delimiter, or that plus one when it occurs nowhere; capped at 255.
-#[cfg(target_arch = "x86_64")]
-fn sunday(delimiter: &[u8]) -> [u8; 256] {
-    let n = delimiter.len();
-    let mut shift = [u8::try_from(n + 1).unwrap_or(u8::MAX); 256];
-    for (i, &b) in delimiter.iter().enumerate() {
-        shift[usize::from(b)] = u8::try_from(n - i).unwrap_or(u8::MAX);
+/// Whether `window` (as long as `delimiter`) is `delimiter`.
+#[inline]
+fn is_delimiter(window: &[u8], delimiter: &[u8]) -> bool {
+    window.len() == delimiter.len() && mismatch(window, delimiter).is_none()
+}
+
+/// The first index where `window` and `delimiter` (as long) differ: compared eight bytes at a
+/// time, inline, a last word overlapping the one before covering what the words leave. A false
+/// candidate of the search (a near miss, which adversarial inputs make one per delimiter length)
+/// then costs a few instructions where a `memcmp` call costs a few dozen, and says where the
+/// input got the delimiter wrong.
+#[inline]
+fn mismatch(window: &[u8], delimiter: &[u8]) -> Option<usize> {
+    let (Some(w_last), Some(d_last)) = (window.last_chunk::<8>(), delimiter.last_chunk::<8>())
+    else {
+        // A delimiter shorter than a word (a boundary of 1 to 3 bytes).
+        return window.iter().zip(delimiter).position(|(a, b)| a != b);
+    };
+    let (words, tail) = window.as_chunks::<8>();
+    let (d_words, _) = delimiter.as_chunks::<8>();
+    let differ = |a: &[u8; 8], b: &[u8; 8]| {
+        let x = u64::from_le_bytes(*a) ^ u64::from_le_bytes(*b);
+        (x != 0).then_some(x.trailing_zeros() as usize / 8)
+    };
+    for (i, (a, b)) in words.iter().zip(d_words).enumerate() {
+        if let Some(k) = differ(a, b) {
+            return Some(i * 8 + k);
+        }
     }
-    shift
+    if tail.is_empty() {
+        return None;
+    }
+    differ(w_last, d_last).map(|k| window.len() - 8 + k)
 }
 
 /// Horspool's bad-character shifts for `delimiter`: for each byte, the distance from its last
@@ -1627,11 +1653,41 @@ mod tests {
                     })
                     .collect();
                 let mut hay = hay;
+                if round % 5 == 4 {
+                    // Near misses over and over: the delimiter with a byte or two wrong (at
+                    // one or two places, by turns), where the search moves its pair.
+                    let flips = [next() as usize % d.len(), next() as usize % d.len()];
+                    let mut unit = 0;
+                    hay = alloc::vec::Vec::with_capacity(len + d.len());
+                    while hay.len() < len {
+                        let mut near = d.clone();
+                        let at = flips[unit % (1 + (round / 5) % 2)];
+                        near[at] = near[at].wrapping_add(1 + (next() % 3) as u8);
+                        hay.extend_from_slice(&near);
+                        unit += 1;
+                    }
+                }
                 if round % 7 == 0 && len > d.len() {
                     let at = (next() as usize) % (len - d.len());
                     hay[at..at + d.len()].copy_from_slice(&d);
                 }
                 assert_eq!(reader.find_delimiter(&hay), naive(&hay, &d), "{round}");
+            }
+        }
+    }
+
+    #[test]
+    fn mismatches() {
+        let d: alloc::vec::Vec<u8> = (0..80u8).collect();
+        for n in 1..d.len() {
+            let d = &d[..n];
+            assert_eq!(mismatch(d, d), None, "{n}");
+            for at in 0..n {
+                let mut w = d.to_vec();
+                w[at] ^= 0x40;
+                assert_eq!(mismatch(&w, d), Some(at), "{n} {at}");
+                w[n - 1] ^= 0x01;
+                assert_eq!(mismatch(&w, d), Some(at), "{n} {at} and the last");
             }
         }
     }
