@@ -304,6 +304,20 @@ fn multipart_cases(s: &mut Suite) {
             }),
             64 << 10,
         ),
+        // Two near misses by turns, one byte wrong in the middle and then the byte after it:
+        // each fires the pair that a false candidate of the other moves the search to.
+        (
+            "near-miss-turns-1MiB",
+            Box::new(|| {
+                let d = [b"\r\n--", BOUNDARY.as_bytes()].concat();
+                let mid = d.len() / 2;
+                let (mut a, mut b) = (d.clone(), d);
+                a[mid] ^= 0x20;
+                b[mid + 1] ^= 0x20;
+                file_body(&cycle(&[a, b].concat()))
+            }),
+            64 << 10,
+        ),
         (
             "alphabet-1MiB",
             Box::new(|| {

@@ -15,10 +15,11 @@
 //! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
-//! The delimiter (`CRLF--boundary`) is found by Horspool's search (a window's last byte
-//! decides how far the next window starts: near misses cost what ordinary data does), which
-//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when
-//! the reader is. What the reader does not consume must be fed again with what arrives next
+//! The delimiter (`CRLF--boundary`) is found, with AVX2, by a packed-pair prefilter on its CR
+//! and its last byte that moves to the bytes near misses get wrong when they repeat; elsewhere
+//! by Horspool's search (a window's last byte decides how far the next window starts), which
+//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when the
+//! reader is: near misses cost about what ordinary data does. What the reader does not consume must be fed again with what arrives next
 //! (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
 //!   the delimiter's length minus one);
@@ -778,6 +779,10 @@ pub struct MultipartReader {
     /// With AVX2: the packed-pair searcher on the delimiter's first and last bytes.
     #[cfg(target_arch = "x86_64")]
     pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
+    /// Sunday's shift for each byte just past a delimiter-long window that is not the
+    /// delimiter (for the false candidates of `pair` that moving it did not stop).
+    #[cfg(target_arch = "x86_64")]
+    sunday: [u8; 256],
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -823,6 +828,8 @@ impl MultipartReader {
             shift: horspool(&delimiter),
             #[cfg(target_arch = "x86_64")]
             pair: end_pair(&delimiter),
+            #[cfg(target_arch = "x86_64")]
+            sunday: sunday(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
             limits,
@@ -1320,44 +1327,78 @@ impl MultipartReader {
     /// byte, where a near miss (the delimiter but its last byte, or but any byte of the
     /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
     /// each near miss. A false candidate says where the input got the delimiter wrong (at
-    /// `j`); input that does so once (a near miss in the middle, a run of the byte before the
-    /// last between CR and the last byte) mostly does so again, so the search goes on with the
-    /// pair of the CR and byte `j`, which such input does not fire: each kind of near miss
-    /// costs one candidate, and the vectors skip the rest.
+    /// `j`); input whose false candidates come one per delimiter or so (a near miss in the
+    /// middle, a run of the byte before the last between CR and the last byte) mostly gets
+    /// it wrong there again, so the search goes on with the pair of the CR and byte `j`,
+    /// which such input does not fire; near misses of two kinds by turns move it once more,
+    /// to the two bytes they get wrong. Past that, each dense candidate is checked in a loop
+    /// of Sunday's shifts (no call per candidate), and the end pair is taken up again.
     /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(ends) = &self.pair {
             use memchr::arch::{all::packedpair::Pair, x86_64::avx2::packedpair::Finder};
             let d = self.delimiter();
-            // The pair in use when it is not `ends`: the delimiter's CR and its byte `.0`.
-            let mut moved: Option<(usize, Finder)> = None;
+            let n = d.len();
+            // The pair in use when it is not `ends`: the delimiter's byte `.0` and the one
+            // before, (`.2`) the second move.
+            let mut moved: Option<(usize, Finder, bool)> = None;
             let mut at = 0;
             loop {
-                let pair = moved.as_ref().map_or(ends, |(_, f)| f);
+                let pair = moved.as_ref().map_or(ends, |m| &m.1);
                 if rest.len() - at < pair.min_haystack_len() {
                     break;
                 }
                 // The vectors' prefilter, then the compare here: cheaper than `find` (which
                 // verifies inside its vector loop) on data that never fires the pair.
+                let at_before = at;
                 let found = at + pair.find_prefilter(slice(rest, at..))?;
                 // A window past the end: no later one fits either.
-                let window = rest.get(found..found + d.len())?;
+                let window = rest.get(found..found + n)?;
                 let Some(j) = mismatch(window, d) else {
                     return Some(found);
                 };
+                at = found + 1;
                 // Only when false candidates come close (about one per delimiter, as the
                 // near misses repeat): scattered ones (random input) cost less than a new
                 // pair, and one at a byte the input holds often could fire more.
-                if found - at < 2 * d.len() && moved.as_ref().map(|m| m.0) != Some(j) {
-                    let pair = u8::try_from(j)
-                        .ok()
-                        .and_then(|j| Pair::with_indices(d, 0, j));
-                    if let Some(finder) = pair.and_then(|p| Finder::with_pair(d, p)) {
-                        moved = Some((j, finder));
+                if found - at_before >= 2 * n {
+                    continue;
+                }
+                let new_pair = |i: usize, j: usize| {
+                    let pair = Pair::with_indices(d, u8::try_from(i).ok()?, u8::try_from(j).ok()?);
+                    Finder::with_pair(d, pair?)
+                };
+                match moved {
+                    // The CR and the byte the input got wrong.
+                    None => moved = new_pair(0, j).map(|f| (j, f, false)),
+                    // Near misses of two kinds by turns (each fires the pair the other moved
+                    // the search to): the two bytes they get wrong.
+                    Some((i, _, false)) => moved = new_pair(i, j).map(|f| (j, f, true)),
+                    Some((_, _, true)) => {
+                        // More kinds than that: each candidate checked here while the byte
+                        // past its window (Sunday's shift) sends the next window far and that
+                        // window has the delimiter's ends, then the end pair again.
+                        moved = None;
+                        let mut q = found;
+                        loop {
+                            let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
+                            if shift < n / 2 {
+                                at = q + 1;
+                                break;
+                            }
+                            q += shift;
+                            let window = rest.get(q..q + n)?;
+                            if window.first() != Some(&b'\r') || window.last() != d.last() {
+                                at = q;
+                                break;
+                            }
+                            if is_delimiter(window, d) {
+                                return Some(q);
+                            }
+                        }
                     }
                 }
-                at = found + 1;
             }
             return self
                 .horspool_find(slice(rest, at..))
@@ -1504,6 +1545,18 @@ fn mismatch(window: &[u8], delimiter: &[u8]) -> Option<usize> {
         return None;
     }
     differ(w_last, d_last).map(|k| window.len() - 8 + k)
+}
+
+/// Sunday's shifts for `delimiter`: for each byte, the distance from its last occurrence to
+/// just past the delimiter, or that plus one when it occurs nowhere; capped at 255.
+#[cfg(target_arch = "x86_64")]
+fn sunday(delimiter: &[u8]) -> [u8; 256] {
+    let n = delimiter.len();
+    let mut shift = [u8::try_from(n + 1).unwrap_or(u8::MAX); 256];
+    for (i, &b) in delimiter.iter().enumerate() {
+        shift[usize::from(b)] = u8::try_from(n - i).unwrap_or(u8::MAX);
+    }
+    shift
 }
 
 /// Horspool's bad-character shifts for `delimiter`: for each byte, the distance from its last
@@ -1654,14 +1707,14 @@ mod tests {
                     .collect();
                 let mut hay = hay;
                 if round % 5 == 4 {
-                    // Near misses over and over: the delimiter with a byte or two wrong (at
-                    // one or two places, by turns), where the search moves its pair.
-                    let flips = [next() as usize % d.len(), next() as usize % d.len()];
+                    // Near misses over and over: the delimiter with a byte wrong (at one, two
+                    // or three places, by turns), where the search moves its pair.
+                    let flips = [0; 3].map(|_| next() as usize % d.len());
                     let mut unit = 0;
                     hay = alloc::vec::Vec::with_capacity(len + d.len());
                     while hay.len() < len {
                         let mut near = d.clone();
-                        let at = flips[unit % (1 + (round / 5) % 2)];
+                        let at = flips[unit % (1 + (round / 5) % 3)];
                         near[at] = near[at].wrapping_add(1 + (next() % 3) as u8);
                         hay.extend_from_slice(&near);
                         unit += 1;
