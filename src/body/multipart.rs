@@ -426,13 +426,17 @@ pub enum MultipartEvent<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part<'a> {
     block: &'a [u8],
-    disposition: ContentDisposition<'a>,
     offset: u64,
     index: usize,
     /// The `name` parameter's value as written, without its quotes, in `block`.
     name: Span,
     /// The `Content-Type` value in `block`.
     content_type: Option<Span>,
+    /// The (winning) `Content-Disposition` value in `block`: parsed again on demand, so that
+    /// the part (and every event) stays small.
+    disposition: Span,
+    /// The disposition has a filename ([`ContentDisposition::filename`]).
+    has_filename: bool,
     /// (Strict, Lenient) The disposition parser's value of `name` is its bytes as written,
     /// which are UTF-8: no quoted-pair to unescape, nothing read as ISO-8859-1.
     name_as_written: bool,
@@ -497,8 +501,9 @@ impl<'a> Part<'a> {
             }
         }
         // Quoted-pairs or ISO-8859-1: the parser's reading (the part has a `name`).
-        self.disposition
-            .find("name")
+        let disposition = self.disposition().ok();
+        disposition
+            .and_then(|d| d.find("name"))
             .map_or(Cow::Borrowed(""), |p| p.value())
     }
 
@@ -530,11 +535,14 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn filename(&self) -> Option<Filename<'a>> {
-        let value = self.disposition.filename()?;
-        let raw = self
-            .disposition
+        if !self.has_filename {
+            return None;
+        }
+        let disposition = self.disposition().ok()?;
+        let value = disposition.filename()?;
+        let raw = disposition
             .find("filename")
-            .or_else(|| self.disposition.find("filename*"))
+            .or_else(|| disposition.find("filename*"))
             .map_or(&[][..], |p| unquote(p.raw_value_bytes()));
         Some(Filename::new(value, raw))
     }
@@ -555,18 +563,23 @@ impl<'a> Part<'a> {
         Some(self.content_type?.get(self.block))
     }
 
-    /// The parsed `Content-Disposition`, for its other parameters.
+    /// The `Content-Disposition`, for its other parameters: parsed again from the header
+    /// block, by the profile's parser (the part keeps only where it is, so that every event
+    /// stays small). It parsed when the part was read, so this is always `Ok`.
+    ///
+    /// # Errors
+    /// None in practice: the parser's error, would it refuse what it accepted before.
     ///
     /// ```
     /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
     /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
     /// # let body = b"--b\r\nContent-Disposition: form-data; name=a; size=3\r\n\r\n";
     /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
-    /// assert_eq!(part.disposition().size(), Some(Ok(3)));
-    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// assert_eq!(part.disposition()?.size(), Some(Ok(3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn disposition(&self) -> &ContentDisposition<'a> {
-        &self.disposition
+    pub fn disposition(&self) -> Result<ContentDisposition<'a>, DispositionError> {
+        parse_disposition(self.disposition.get(self.block), self.profile)
     }
 
     /// The header fields as sent: `(name, value)` pairs, the value without surrounding
@@ -629,6 +642,18 @@ impl<'a> Part<'a> {
     /// ```
     pub fn index(&self) -> usize {
         self.index
+    }
+}
+
+/// A part's `Content-Disposition` value, by the profile's parser.
+fn parse_disposition(
+    value: &[u8],
+    profile: Profile,
+) -> Result<ContentDisposition<'_>, DispositionError> {
+    match profile {
+        Profile::Fetch => ContentDisposition::parse_form_data(value),
+        Profile::Strict => ContentDisposition::parse(value, disposition::Profile::Strict),
+        Profile::Lenient => ContentDisposition::parse(value, disposition::Profile::DotNet),
     }
 }
 
@@ -1173,7 +1198,7 @@ impl MultipartReader {
     /// The part whose (checked) header block is `block`, at the current position; its data
     /// comes next.
     fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
-        let mut found: Option<(ContentDisposition<'a>, usize)> = None;
+        let mut found: Option<(ContentDisposition<'a>, usize, Span)> = None;
         let mut content_type = None;
         let mut at = 0;
         while let Some((start, line, next)) = next_line(block, at) {
@@ -1190,22 +1215,13 @@ impl MultipartReader {
                 if strict && found.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
                 }
-                let parsed = match self.profile {
-                    Profile::Fetch => ContentDisposition::parse_form_data(value),
-                    Profile::Strict => {
-                        ContentDisposition::parse(value, disposition::Profile::Strict)
-                    }
-                    Profile::Lenient => {
-                        ContentDisposition::parse(value, disposition::Profile::DotNet)
-                    }
-                };
-                let cd = parsed.map_err(|e| {
+                let cd = parse_disposition(value, self.profile).map_err(|e| {
                     self.error_at(
                         value_at + e.offset,
                         MultipartErrorKind::InvalidDisposition(e.kind),
                     )
                 })?;
-                found = Some((cd, value_at));
+                found = Some((cd, value_at, Span::of(block, value)));
             } else if name.eq_ignore_ascii_case(b"content-type") {
                 if strict && content_type.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
@@ -1220,7 +1236,7 @@ impl MultipartReader {
                 return Err(self.error_at(value_at, MultipartErrorKind::TransferEncoding));
             }
         }
-        let Some((disposition, cd_at)) = found else {
+        let Some((disposition, cd_at, cd_span)) = found else {
             return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
         };
         if !disposition
@@ -1235,19 +1251,21 @@ impl MultipartReader {
         let name_bytes = unquote(name.raw_value_bytes());
         let name_as_written = self.profile != Profile::Fetch
             && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
+        let has_filename = disposition.filename().is_some();
         let part = Part {
             block,
-            disposition,
             offset: self.position,
             index: self.parts,
             name: Span::of(block, name_bytes),
             content_type,
+            disposition: cd_span,
+            has_filename,
             name_as_written,
             profile: self.profile,
         };
         self.parts += 1;
         self.part_bytes = 0;
-        self.value_part = disposition.filename().is_none();
+        self.value_part = !has_filename;
         self.state = State::Data { held: 0 };
         Ok(part)
     }
