@@ -730,14 +730,17 @@ enum State {
     /// Just after a boundary, and `padding` bytes of transport padding after it.
     AfterBoundary { padding: usize },
     /// In a part's header block: the current line starts at `line` in the input fed (the
-    /// lines before it are checked) and holds no LF before `scanned`, `lines` fields so far,
-    /// `padding` bytes of transport padding before the block (they count against the header
-    /// limit). What was scanned is not scanned again when it is fed again, longer.
+    /// lines before it are checked) and holds no LF before `scanned`, `lines` fields so far;
+    /// the block must end within `window` bytes, or `limit` is broken (the header limit less
+    /// any transport padding before the block, or what the body limit leaves, whichever is
+    /// less: both fixed while the block is read, as nothing is consumed). What was scanned is
+    /// not scanned again when it is fed again, longer.
     Headers {
         line: usize,
         scanned: usize,
         lines: usize,
-        padding: usize,
+        window: usize,
+        limit: MultipartLimit,
     },
     /// In a part's data; the input fed starts with the first `held` bytes of the delimiter
     /// (held back by the last call: only what follows them is new).
@@ -1010,8 +1013,9 @@ impl MultipartReader {
                     line,
                     scanned,
                     lines,
-                    padding,
-                } => self.headers(rest, line, scanned, lines, padding)?,
+                    window,
+                    limit,
+                } => self.headers(rest, line, scanned, lines, window, limit)?,
                 State::Close | State::Closed => self.close(rest, eof)?,
                 State::Done => (0, Ev::End),
             };
@@ -1112,11 +1116,21 @@ impl MultipartReader {
                 if self.parts == self.limits.max_parts {
                     return Err(self.limit_at(0, MultipartLimit::Parts));
                 }
+                // The block starts past the CRLF (`decode` refuses it if the body limit does).
+                let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
+                let body_budget = (self.limits.max_body_bytes - self.position).saturating_sub(2);
+                let (window, limit) = if (header_budget as u64) <= body_budget {
+                    (header_budget, MultipartLimit::HeaderBytes)
+                } else {
+                    // Smaller than a usize header budget, so it fits.
+                    (body_budget as usize, MultipartLimit::BodyBytes)
+                };
                 self.state = State::Headers {
                     line: 0,
                     scanned: 0,
                     lines: 0,
-                    padding,
+                    window,
+                    limit,
                 };
                 Ok((2, Ev::On))
             }
@@ -1147,16 +1161,9 @@ impl MultipartReader {
         mut line: usize,
         scanned: usize,
         mut lines: usize,
-        padding: usize,
+        window: usize,
+        limit: MultipartLimit,
     ) -> Result<Moved, MultipartError> {
-        let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
-        let body_budget = self.limits.max_body_bytes - self.position;
-        let (window, limit) = if (header_budget as u64) <= body_budget {
-            (header_budget, MultipartLimit::HeaderBytes)
-        } else {
-            // Smaller than a usize header budget, so it fits.
-            (body_budget as usize, MultipartLimit::BodyBytes)
-        };
         let seen = slice(rest, ..rest.len().min(window));
         let mut from = scanned.clamp(line, seen.len().max(line));
         loop {
@@ -1169,7 +1176,8 @@ impl MultipartReader {
                     line,
                     scanned: seen.len(),
                     lines,
-                    padding,
+                    window,
+                    limit,
                 };
                 return Ok((0, Ev::More));
             };
