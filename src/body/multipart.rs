@@ -1030,7 +1030,13 @@ impl MultipartReader {
                         let end = rest.len();
                         return Err(self.error_at(end, MultipartErrorKind::UnexpectedEnd));
                     }
-                    None
+                    // Its own return (the most frequent on small reads): only the step's
+                    // `consumed` and "no event" to write.
+                    self.position += used as u64;
+                    return Ok(Step {
+                        consumed: consumed + used,
+                        event: None,
+                    });
                 }
                 Ev::Data => Some(MultipartEvent::Data(slice(rest, ..used))),
                 Ev::PartEnd => Some(MultipartEvent::PartEnd),
@@ -1040,7 +1046,7 @@ impl MultipartReader {
             };
             self.position += used as u64;
             consumed += used;
-            if event.is_some() || ev == Ev::More {
+            if event.is_some() {
                 return Ok(Step { consumed, event });
             }
         }
