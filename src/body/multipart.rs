@@ -1038,7 +1038,14 @@ impl MultipartReader {
                         event: None,
                     });
                 }
-                Ev::Data => Some(MultipartEvent::Data(slice(rest, ..used))),
+                Ev::Data => {
+                    // As `More`: its own return, which writes no part.
+                    self.position += used as u64;
+                    return Ok(Step {
+                        consumed: consumed + used,
+                        event: Some(MultipartEvent::Data(slice(rest, ..used))),
+                    });
+                }
                 Ev::PartEnd => Some(MultipartEvent::PartEnd),
                 // Read before the position moves: the part's offsets start at its block.
                 Ev::Part(block) => Some(MultipartEvent::Part(self.part(slice(rest, ..block))?)),
