@@ -29,7 +29,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use super::Step;
+use super::{find_byte, Step};
 use crate::bytes::slice;
 use crate::query::{Pairs, Profile, QueryErrorKind};
 
@@ -212,6 +212,15 @@ pub struct FormReader {
     position: u64,
     pairs: usize,
     done: bool,
+    /// Bytes of the pending pair (the input fed, past any `&` skipped) that the last call
+    /// scanned and found no `&` in: fed again with more after them, they are not scanned
+    /// again (on 1-byte reads each byte is looked at once).
+    scanned: usize,
+    /// The same for the pair's `=`, looked for only once the pair is longer than the
+    /// shorter of the name and value limits (before, neither can be broken): bytes scanned
+    /// for it, and where it is once found.
+    eq_scanned: usize,
+    eq: Option<usize>,
     /// Where decoded names and values go; it grows to the longest pair decoded, at most the
     /// name and value limits together, and is kept for [`FormReader::reset`].
     scratch: String,
@@ -282,22 +291,32 @@ impl FormReader {
         input: &'a [u8],
         eof: bool,
     ) -> Result<Step<FormEvent<'a>>, FormError> {
-        // Empty segments (`&&`) are skipped, as the query enumerator skips them.
-        let skipped = input.iter().take_while(|&&b| b == b'&').count();
+        // Empty segments (`&&`) are skipped, as the query enumerator skips them (a pending
+        // pair starts with a byte that is not `&`).
+        let skipped = if self.scanned > 0 {
+            0
+        } else {
+            input.iter().take_while(|&&b| b == b'&').count()
+        };
         let rest = slice(input, skipped..);
-        let end = memchr::memchr(b'&', rest);
+        let from = self.scanned.min(rest.len());
+        let end = find_byte(b'&', slice(rest, from..)).map(|i| from + i);
         let pair_bytes = match end {
             Some(end) => slice(rest, ..end),
             None => rest,
         };
-        self.check_limits(pair_bytes, skipped, end.is_some())?;
+        let eq = self.eq_in(pair_bytes);
+        self.check_limits(pair_bytes.len(), eq, skipped, end.is_some())?;
         if end.is_none() && !eof {
             self.position += skipped as u64;
+            self.scanned = rest.len();
             return Ok(Step {
                 consumed: skipped,
                 event: None,
             });
         }
+        // The pair is consumed: the next one is scanned from its start.
+        (self.scanned, self.eq_scanned, self.eq) = (0, 0, None);
         if pair_bytes.is_empty() {
             // Only at the end of the body: `end` is none and `eof` set.
             self.position += skipped as u64;
@@ -340,29 +359,59 @@ impl FormReader {
         })
     }
 
+    /// Where the pending pair's `=` is, as far as the limits need it: `None` while the pair
+    /// is too short to break the name or value limit whatever it holds (the limits then read
+    /// it as all name, which breaks nothing either); else found once, scanning only the
+    /// bytes not scanned before.
+    fn eq_in(&mut self, pair: &[u8]) -> Option<usize> {
+        if pair.len() <= self.limits.max_name_bytes.min(self.limits.max_value_bytes) {
+            return None;
+        }
+        if self.eq.is_none() {
+            let from = self.eq_scanned.min(pair.len());
+            self.eq = memchr::memchr(b'=', slice(pair, from..)).map(|i| from + i);
+            self.eq_scanned = pair.len();
+        }
+        self.eq
+    }
+
     /// The limits over the pair (complete or not) that starts `skipped` bytes into the
     /// input: each is refused as soon as its bytes are here. Each broken limit is located at
     /// the first byte past it, and the earliest one is reported: the same whatever the reads
     /// were (with fewer bytes, only the limits broken within them are seen, and a later byte
     /// cannot break one earlier).
-    fn check_limits(&self, pair: &[u8], skipped: usize, ended: bool) -> Result<(), FormError> {
+    fn check_limits(
+        &self,
+        pair_len: usize,
+        eq: Option<usize>,
+        skipped: usize,
+        ended: bool,
+    ) -> Result<(), FormError> {
         let start = self.position + skipped as u64;
         let limits = &self.limits;
-        let eq = memchr::memchr(b'=', pair);
-        let name_len = eq.unwrap_or(pair.len());
-        let value_len = eq.map_or(0, |eq| pair.len() - eq - 1);
+        let name_len = eq.unwrap_or(pair_len);
+        let value_len = eq.map_or(0, |eq| pair_len - eq - 1);
+        let end = start + (pair_len + usize::from(ended)) as u64;
+        let pairs_over = pair_len > 0 && self.pairs == limits.max_pairs;
+        if !pairs_over
+            && name_len <= limits.max_name_bytes
+            && value_len <= limits.max_value_bytes
+            && end <= limits.max_body_bytes
+        {
+            // The usual answer, without building the list below.
+            return Ok(());
+        }
         // Where each broken limit's first byte past it is, from the start of the body. The
         // body limit counts every byte: the `&`s skipped before the pair and the one that
         // ends it too.
         let at = |offset: usize| start + offset as u64;
         let broken = [
-            (!pair.is_empty() && self.pairs == limits.max_pairs).then(|| (FormLimit::Pairs, at(0))),
+            pairs_over.then(|| (FormLimit::Pairs, at(0))),
             (name_len > limits.max_name_bytes)
                 .then(|| (FormLimit::NameBytes, at(limits.max_name_bytes))),
             eq.filter(|_| value_len > limits.max_value_bytes)
                 .map(|eq| (FormLimit::ValueBytes, at(eq + 1 + limits.max_value_bytes))),
-            (at(pair.len() + usize::from(ended)) > limits.max_body_bytes)
-                .then_some((FormLimit::BodyBytes, limits.max_body_bytes)),
+            (end > limits.max_body_bytes).then_some((FormLimit::BodyBytes, limits.max_body_bytes)),
         ];
         match broken
             .into_iter()

@@ -40,6 +40,18 @@ pub mod form;
 mod grammar;
 pub mod multipart;
 
+/// The first `byte` in `hay`: by a plain loop when `hay` is short (the bytes a small read
+/// added: one, on 1-byte reads), where `memchr`'s dispatch and vector setup cost more than the
+/// loop; else by `memchr`.
+#[inline]
+pub(crate) fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < 16 {
+        hay.iter().position(|&b| b == byte)
+    } else {
+        memchr::memchr(byte, hay)
+    }
+}
+
 /// What a reader made of the input it was given: how much of it it consumed, and the event it
 /// found, if any (`None`: it needs more input).
 ///

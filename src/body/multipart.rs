@@ -15,10 +15,11 @@
 //! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
-//! The delimiter (`CRLF--boundary`) is found by Horspool's search (a window's last byte
-//! decides how far the next window starts: near misses cost what ordinary data does), which
-//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when
-//! the reader is. What the reader does not consume must be fed again with what arrives next
+//! The delimiter (`CRLF--boundary`) is found, with AVX2, by a packed-pair prefilter on its CR
+//! and its last byte that moves to the bytes near misses get wrong when they repeat; elsewhere
+//! by Horspool's search (a window's last byte decides how far the next window starts), which
+//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when the
+//! reader is: near misses cost about what ordinary data does. What the reader does not consume must be fed again with what arrives next
 //! (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
 //!   the delimiter's length minus one);
@@ -86,9 +87,9 @@ use core::fmt;
 use memchr::memmem::Finder;
 
 use super::grammar::{is, BCHAR, FIELD, TOKEN, WS};
-use super::Step;
+use super::{find_byte, Step};
 use crate::bytes::slice;
-use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind, Param};
+use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind};
 
 mod content_type;
 mod filename;
@@ -425,12 +426,52 @@ pub enum MultipartEvent<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part<'a> {
     block: &'a [u8],
-    disposition: ContentDisposition<'a>,
-    name: Param<'a>,
-    content_type: Option<&'a [u8]>,
     offset: u64,
     index: usize,
+    /// The `name` parameter's value as written, without its quotes, in `block`.
+    name: Span,
+    /// The `Content-Type` value in `block`.
+    content_type: Option<Span>,
+    /// The (winning) `Content-Disposition` value in `block`: parsed again on demand, so that
+    /// the part (and every event) stays small.
+    disposition: Span,
+    /// The disposition has a filename ([`ContentDisposition::filename`]).
+    has_filename: bool,
+    /// (Strict, Lenient) The disposition parser's value of `name` is its bytes as written,
+    /// which are UTF-8: no quoted-pair to unescape, nothing read as ISO-8859-1.
+    name_as_written: bool,
     profile: Profile,
+}
+
+/// Where some bytes of a part's header block are: a small `Copy` stand-in for a slice of it,
+/// so that a [`MultipartEvent`] (moved out of every `decode` call, one per byte on 1-byte
+/// reads) stays small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span of `sub`, a slice of `block`; an empty span if it is not one (a broken
+    /// invariant: every slice handed here was cut from `block`).
+    fn of(block: &[u8], sub: &[u8]) -> Span {
+        let start = (sub.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+        let end = start.wrapping_add(sub.len());
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(start), Ok(end)) if start <= end && end as usize <= block.len() => {
+                Span { start, end }
+            }
+            _ => {
+                debug_assert!(false, "a span outside the header block");
+                Span { start: 0, end: 0 }
+            }
+        }
+    }
+
+    fn get(self, block: &[u8]) -> &[u8] {
+        slice(block, self.start as usize..self.end as usize)
+    }
 }
 
 impl<'a> Part<'a> {
@@ -451,10 +492,19 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn name(&self) -> Cow<'a, str> {
-        match self.profile {
-            Profile::Fetch => String::from_utf8_lossy(self.name_bytes()),
-            Profile::Strict | Profile::Lenient => self.name.value(),
+        if self.profile == Profile::Fetch {
+            return String::from_utf8_lossy(self.name_bytes());
         }
+        if self.name_as_written {
+            if let Ok(name) = core::str::from_utf8(self.name_bytes()) {
+                return Cow::Borrowed(name);
+            }
+        }
+        // Quoted-pairs or ISO-8859-1: the parser's reading (the part has a `name`).
+        let disposition = self.disposition().ok();
+        disposition
+            .and_then(|d| d.find("name"))
+            .map_or(Cow::Borrowed(""), |p| p.value())
     }
 
     /// The `name` parameter's bytes as written, without its quotes (quoted-pairs not
@@ -469,7 +519,7 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn name_bytes(&self) -> &'a [u8] {
-        unquote(self.name.raw_value_bytes())
+        self.name.get(self.block)
     }
 
     /// The filename, when the part has one (a file): see [`Filename`] for its readings.
@@ -485,11 +535,14 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn filename(&self) -> Option<Filename<'a>> {
-        let value = self.disposition.filename()?;
-        let raw = self
-            .disposition
+        if !self.has_filename {
+            return None;
+        }
+        let disposition = self.disposition().ok()?;
+        let value = disposition.filename()?;
+        let raw = disposition
             .find("filename")
-            .or_else(|| self.disposition.find("filename*"))
+            .or_else(|| disposition.find("filename*"))
             .map_or(&[][..], |p| unquote(p.raw_value_bytes()));
         Some(Filename::new(value, raw))
     }
@@ -507,21 +560,26 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn content_type(&self) -> Option<&'a [u8]> {
-        self.content_type
+        Some(self.content_type?.get(self.block))
     }
 
-    /// The parsed `Content-Disposition`, for its other parameters.
+    /// The `Content-Disposition`, for its other parameters: parsed again from the header
+    /// block, by the profile's parser (the part keeps only where it is, so that every event
+    /// stays small). It parsed when the part was read, so this is always `Ok`.
+    ///
+    /// # Errors
+    /// None in practice: the parser's error, would it refuse what it accepted before.
     ///
     /// ```
     /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
     /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
     /// # let body = b"--b\r\nContent-Disposition: form-data; name=a; size=3\r\n\r\n";
     /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
-    /// assert_eq!(part.disposition().size(), Some(Ok(3)));
-    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// assert_eq!(part.disposition()?.size(), Some(Ok(3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn disposition(&self) -> &ContentDisposition<'a> {
-        &self.disposition
+    pub fn disposition(&self) -> Result<ContentDisposition<'a>, DispositionError> {
+        parse_disposition(self.disposition.get(self.block), self.profile)
     }
 
     /// The header fields as sent: `(name, value)` pairs, the value without surrounding
@@ -584,6 +642,18 @@ impl<'a> Part<'a> {
     /// ```
     pub fn index(&self) -> usize {
         self.index
+    }
+}
+
+/// A part's `Content-Disposition` value, by the profile's parser.
+fn parse_disposition(
+    value: &[u8],
+    profile: Profile,
+) -> Result<ContentDisposition<'_>, DispositionError> {
+    match profile {
+        Profile::Fetch => ContentDisposition::parse_form_data(value),
+        Profile::Strict => ContentDisposition::parse(value, disposition::Profile::Strict),
+        Profile::Lenient => ContentDisposition::parse(value, disposition::Profile::DotNet),
     }
 }
 
@@ -660,15 +730,21 @@ enum State {
     /// Just after a boundary, and `padding` bytes of transport padding after it.
     AfterBoundary { padding: usize },
     /// In a part's header block: the current line starts at `line` in the input fed (the
-    /// lines before it are checked), `lines` fields so far, `padding` bytes of transport
-    /// padding before the block (they count against the header limit).
+    /// lines before it are checked) and holds no LF before `scanned`, `lines` fields so far;
+    /// the block must end within `window` bytes, or `limit` is broken (the header limit less
+    /// any transport padding before the block, or what the body limit leaves, whichever is
+    /// less: both fixed while the block is read, as nothing is consumed). What was scanned is
+    /// not scanned again when it is fed again, longer.
     Headers {
         line: usize,
+        scanned: usize,
         lines: usize,
-        padding: usize,
+        window: usize,
+        limit: MultipartLimit,
     },
-    /// In a part's data.
-    Data,
+    /// In a part's data; the input fed starts with the first `held` bytes of the delimiter
+    /// (held back by the last call: only what follows them is new).
+    Data { held: usize },
     /// After the close delimiter.
     Close,
     /// (Fetch, Strict) After the CRLF that may follow the close delimiter: nothing else.
@@ -677,8 +753,26 @@ enum State {
     Done,
 }
 
-/// What a state's step did: bytes used and maybe an event.
-type Moved<'a> = (usize, Option<MultipartEvent<'a>>);
+/// What a state's step did with the input it was given, besides using `.0` bytes of it: the
+/// event's parts that `decode` cuts from the input, so that no step moves a whole
+/// [`MultipartEvent`] about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    /// Moved on: read on.
+    On,
+    /// Nothing more to do without more input.
+    More,
+    /// The bytes used are data.
+    Data,
+    /// The bytes used are the delimiter that ends the part's data.
+    PartEnd,
+    /// The bytes used are a header block and its empty line; the block is the first `.0`.
+    Part(usize),
+    /// The end of the body.
+    End,
+}
+
+type Moved = (usize, Ev);
 
 /// The sans-io reader of a multipart/form-data body (see the [module documentation](self)
 /// and [`Step`] for the protocol).
@@ -714,7 +808,7 @@ pub struct MultipartReader {
     #[cfg(target_arch = "x86_64")]
     pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
     /// Sunday's shift for each byte just past a delimiter-long window that is not the
-    /// delimiter (for the false candidates of `pair`).
+    /// delimiter (for the false candidates of `pair` that moving it did not stop).
     #[cfg(target_arch = "x86_64")]
     sunday: [u8; 256],
     profile: Profile,
@@ -849,7 +943,7 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn in_data(&self) -> bool {
-        self.state == State::Data
+        matches!(self.state, State::Data { .. })
     }
 
     /// Takes `n` bytes of the current part's data as read, without seeing them: for a caller
@@ -872,7 +966,7 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn skip_data(&mut self, n: u64) -> bool {
-        if self.state != State::Data {
+        if !self.in_data() {
             return false;
         }
         // The budgets data() hands data out within.
@@ -885,6 +979,8 @@ impl MultipartReader {
         }
         self.position += n;
         self.part_bytes += n;
+        // The caller holds nothing back: what comes next starts no held delimiter.
+        self.state = State::Data { held: 0 };
         true
     }
 
@@ -908,39 +1004,57 @@ impl MultipartReader {
         let mut consumed = 0;
         loop {
             let rest = slice(input, consumed..);
-            let before = self.state;
-            let (used, event) = match self.state {
+            let (used, ev) = match self.state {
+                State::Data { held } => self.data(rest, held)?,
                 State::Start => self.start(rest, eof)?,
                 State::Preamble => self.preamble(rest)?,
                 State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
                 State::Headers {
                     line,
+                    scanned,
                     lines,
-                    padding,
-                } => self.headers(rest, line, lines, padding)?,
-                State::Data => self.data(rest)?,
+                    window,
+                    limit,
+                } => self.headers(rest, line, scanned, lines, window, limit)?,
                 State::Close | State::Closed => self.close(rest, eof)?,
-                State::Done => (0, Some(MultipartEvent::End)),
+                State::Done => (0, Ev::End),
             };
-            if used as u64 > self.limits.max_body_bytes - self.position {
-                return Err(self.limit_at(
-                    (self.limits.max_body_bytes - self.position) as usize,
-                    MultipartLimit::BodyBytes,
-                ));
+            let budget = self.limits.max_body_bytes - self.position;
+            if used as u64 > budget {
+                return Err(self.limit_at(budget as usize, MultipartLimit::BodyBytes));
             }
+            let event = match ev {
+                Ev::On => None,
+                Ev::More => {
+                    if eof {
+                        let end = rest.len();
+                        return Err(self.error_at(end, MultipartErrorKind::UnexpectedEnd));
+                    }
+                    // Its own return (the most frequent on small reads): only the step's
+                    // `consumed` and "no event" to write.
+                    self.position += used as u64;
+                    return Ok(Step {
+                        consumed: consumed + used,
+                        event: None,
+                    });
+                }
+                Ev::Data => {
+                    // As `More`: its own return, which writes no part.
+                    self.position += used as u64;
+                    return Ok(Step {
+                        consumed: consumed + used,
+                        event: Some(MultipartEvent::Data(slice(rest, ..used))),
+                    });
+                }
+                Ev::PartEnd => Some(MultipartEvent::PartEnd),
+                // Read before the position moves: the part's offsets start at its block.
+                Ev::Part(block) => Some(MultipartEvent::Part(self.part(slice(rest, ..block))?)),
+                Ev::End => Some(MultipartEvent::End),
+            };
             self.position += used as u64;
             consumed += used;
             if event.is_some() {
                 return Ok(Step { consumed, event });
-            }
-            if used == 0 && self.state == before {
-                if eof {
-                    return Err(self.error_at(rest.len(), MultipartErrorKind::UnexpectedEnd));
-                }
-                return Ok(Step {
-                    consumed,
-                    event: None,
-                });
             }
         }
     }
@@ -958,7 +1072,7 @@ impl MultipartReader {
     }
 
     /// The first `--boundary`, at the very start of the body.
-    fn start<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
+    fn start(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
         let dash = slice(self.delimiter(), 2..);
         let n = rest.len().min(dash.len());
         let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
@@ -966,13 +1080,13 @@ impl MultipartReader {
         match mismatch {
             None if whole => {
                 self.state = State::AfterBoundary { padding: 0 };
-                Ok((n, None))
+                Ok((n, Ev::On))
             }
             // A prefix of `--boundary` so far.
-            None if !eof => Ok((0, None)),
+            None if !eof => Ok((0, Ev::More)),
             _ if self.profile == Profile::Lenient => {
                 self.state = State::Preamble;
-                Ok((0, None))
+                Ok((0, Ev::On))
             }
             Some(at) => Err(self.error_at(at, MultipartErrorKind::ExpectedBoundary)),
             None => Err(self.error_at(n, MultipartErrorKind::ExpectedBoundary)),
@@ -980,7 +1094,7 @@ impl MultipartReader {
     }
 
     /// (Lenient) Skips the preamble up to the first `CRLF--boundary`.
-    fn preamble<'a>(&mut self, rest: &[u8]) -> Result<Moved<'a>, MultipartError> {
+    fn preamble(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
         let (skip, found) = match self.finder.find(rest) {
             Some(at) => (at, true),
             None => (
@@ -994,36 +1108,44 @@ impl MultipartReader {
         }
         self.outside += skip;
         if !found {
-            return Ok((skip, None));
+            // What is left may begin the delimiter: it needs what follows.
+            return Ok((skip, Ev::More));
         }
         self.outside = 0;
         self.state = State::AfterBoundary { padding: 0 };
-        Ok((skip + self.delimiter().len(), None))
+        Ok((skip + self.delimiter().len(), Ev::On))
     }
 
     /// After a boundary: `--` (the close delimiter), or transport padding and CRLF (a part).
-    fn after_boundary<'a>(
-        &mut self,
-        rest: &[u8],
-        padding: usize,
-    ) -> Result<Moved<'a>, MultipartError> {
+    fn after_boundary(&mut self, rest: &[u8], padding: usize) -> Result<Moved, MultipartError> {
         let invalid = |at| Err(self.error_at(at, MultipartErrorKind::InvalidDelimiter));
         match rest {
-            [] | [b'-'] | [b'\r'] => Ok((0, None)),
+            [] | [b'-'] | [b'\r'] => Ok((0, Ev::More)),
             [b'-', b'-', ..] if padding == 0 => {
                 self.state = State::Close;
-                Ok((2, None))
+                Ok((2, Ev::On))
             }
             [b'\r', b'\n', ..] => {
                 if self.parts == self.limits.max_parts {
                     return Err(self.limit_at(0, MultipartLimit::Parts));
                 }
+                // The block starts past the CRLF (`decode` refuses it if the body limit does).
+                let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
+                let body_budget = (self.limits.max_body_bytes - self.position).saturating_sub(2);
+                let (window, limit) = if (header_budget as u64) <= body_budget {
+                    (header_budget, MultipartLimit::HeaderBytes)
+                } else {
+                    // Smaller than a usize header budget, so it fits.
+                    (body_budget as usize, MultipartLimit::BodyBytes)
+                };
                 self.state = State::Headers {
                     line: 0,
+                    scanned: 0,
                     lines: 0,
-                    padding,
+                    window,
+                    limit,
                 };
-                Ok((2, None))
+                Ok((2, Ev::On))
             }
             [b' ' | b'\t', ..] if self.profile != Profile::Fetch => {
                 // Transport padding (RFC 2046 §5.1.1): it counts against the header limit
@@ -1036,7 +1158,7 @@ impl MultipartReader {
                 self.state = State::AfterBoundary {
                     padding: padding + n,
                 };
-                Ok((n, None))
+                Ok((n, Ev::On))
             }
             [b'\r', _, ..] => invalid(1),
             _ => invalid(0),
@@ -1044,34 +1166,33 @@ impl MultipartReader {
     }
 
     /// A part's header block: checks each line as it completes and hands out the part when
-    /// the empty line arrives.
-    fn headers<'a>(
+    /// the empty line arrives. Bytes scanned by an earlier call (`scanned`: fed again, with
+    /// more after them) are not scanned again: on 1-byte reads each byte is looked at once.
+    fn headers(
         &mut self,
-        rest: &'a [u8],
+        rest: &[u8],
         mut line: usize,
+        scanned: usize,
         mut lines: usize,
-        padding: usize,
-    ) -> Result<Moved<'a>, MultipartError> {
-        let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
-        let body_budget = self.limits.max_body_bytes - self.position;
-        let (window, limit) = if (header_budget as u64) <= body_budget {
-            (header_budget, MultipartLimit::HeaderBytes)
-        } else {
-            // Smaller than a usize header budget, so it fits.
-            (body_budget as usize, MultipartLimit::BodyBytes)
-        };
+        window: usize,
+        limit: MultipartLimit,
+    ) -> Result<Moved, MultipartError> {
         let seen = slice(rest, ..rest.len().min(window));
+        let mut from = scanned.clamp(line, seen.len().max(line));
         loop {
-            let Some(lf) = memchr::memchr(b'\n', slice(seen, line..)).map(|i| line + i) else {
+            let Some(lf) = find_byte(b'\n', slice(seen, from.min(seen.len())..)).map(|i| from + i)
+            else {
                 if rest.len() >= window {
                     return Err(self.limit_at(window, limit));
                 }
                 self.state = State::Headers {
                     line,
+                    scanned: seen.len(),
                     lines,
-                    padding,
+                    window,
+                    limit,
                 };
-                return Ok((0, None));
+                return Ok((0, Ev::More));
             };
             if lf == line || seen.get(lf - 1) != Some(&b'\r') {
                 return Err(self.error_at(lf, MultipartErrorKind::BareLf));
@@ -1081,9 +1202,7 @@ impl MultipartReader {
                 return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
             }
             if text.is_empty() {
-                let part = self.part(slice(rest, ..line))?;
-                self.state = State::Data;
-                return Ok((lf + 1, Some(MultipartEvent::Part(part))));
+                return Ok((lf + 1, Ev::Part(line)));
             }
             if lines == self.limits.max_headers {
                 return Err(self.limit_at(line, MultipartLimit::Headers));
@@ -1093,12 +1212,14 @@ impl MultipartReader {
             }
             lines += 1;
             line = lf + 1;
+            from = line;
         }
     }
 
-    /// The part whose (checked) header block is `block`.
+    /// The part whose (checked) header block is `block`, at the current position; its data
+    /// comes next.
     fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
-        let mut found: Option<(ContentDisposition<'a>, usize)> = None;
+        let mut found: Option<(ContentDisposition<'a>, usize, Span)> = None;
         let mut content_type = None;
         let mut at = 0;
         while let Some((start, line, next)) = next_line(block, at) {
@@ -1115,27 +1236,18 @@ impl MultipartReader {
                 if strict && found.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
                 }
-                let parsed = match self.profile {
-                    Profile::Fetch => ContentDisposition::parse_form_data(value),
-                    Profile::Strict => {
-                        ContentDisposition::parse(value, disposition::Profile::Strict)
-                    }
-                    Profile::Lenient => {
-                        ContentDisposition::parse(value, disposition::Profile::DotNet)
-                    }
-                };
-                let cd = parsed.map_err(|e| {
+                let cd = parse_disposition(value, self.profile).map_err(|e| {
                     self.error_at(
                         value_at + e.offset,
                         MultipartErrorKind::InvalidDisposition(e.kind),
                     )
                 })?;
-                found = Some((cd, value_at));
+                found = Some((cd, value_at, Span::of(block, value)));
             } else if name.eq_ignore_ascii_case(b"content-type") {
                 if strict && content_type.is_some() {
                     return Err(self.error_at(start, MultipartErrorKind::DuplicateHeader));
                 }
-                content_type = Some(value);
+                content_type = Some(Span::of(block, value));
             } else if strict
                 && name.eq_ignore_ascii_case(b"content-transfer-encoding")
                 && ![&b"7bit"[..], b"8bit", b"binary"]
@@ -1145,7 +1257,7 @@ impl MultipartReader {
                 return Err(self.error_at(value_at, MultipartErrorKind::TransferEncoding));
             }
         }
-        let Some((disposition, cd_at)) = found else {
+        let Some((disposition, cd_at, cd_span)) = found else {
             return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
         };
         if !disposition
@@ -1157,36 +1269,70 @@ impl MultipartReader {
         let Some(name) = disposition.find("name") else {
             return Err(self.error_at(cd_at, MultipartErrorKind::MissingName));
         };
+        let name_bytes = unquote(name.raw_value_bytes());
+        let name_as_written = self.profile != Profile::Fetch
+            && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
+        let has_filename = disposition.filename().is_some();
         let part = Part {
             block,
-            disposition,
-            name,
-            content_type,
             offset: self.position,
             index: self.parts,
+            name: Span::of(block, name_bytes),
+            content_type,
+            disposition: cd_span,
+            has_filename,
+            name_as_written,
             profile: self.profile,
         };
         self.parts += 1;
         self.part_bytes = 0;
-        self.value_part = disposition.filename().is_none();
+        self.value_part = !has_filename;
+        self.state = State::Data { held: 0 };
         Ok(part)
     }
 
     /// A part's data up to the next delimiter; the bytes that may begin one are held back.
-    fn data<'a>(&mut self, rest: &'a [u8]) -> Result<Moved<'a>, MultipartError> {
+    /// `held`: the input starts with that many bytes of the delimiter, held back by the last
+    /// call (on 1-byte reads, a delimiter arriving costs a compare of each byte once).
+    fn data(&mut self, rest: &[u8], held: usize) -> Result<Moved, MultipartError> {
+        let delimiter = self.delimiter();
+        let n = delimiter.len();
+        if held > 0 && rest.len() >= held {
+            let upto = rest.len().min(n);
+            // Byte by byte: on small reads, one or two (cheaper than a `memcmp` call).
+            let new = slice(rest, held..upto).iter();
+            if new.zip(slice(delimiter, held..upto)).all(|(a, b)| a == b) {
+                if upto < n {
+                    self.state = State::Data { held: upto };
+                    return Ok((0, Ev::More));
+                }
+                self.state = State::AfterBoundary { padding: 0 };
+                return Ok((n, Ev::PartEnd));
+            }
+            // Not the delimiter after all: the held bytes are data (read as any other).
+        }
         // The delimiter right here (the usual case after a piece of data that ended at it):
         // no search, which for a small part costs more than the part.
-        if rest.starts_with(self.delimiter()) {
+        if rest.starts_with(delimiter) {
             self.state = State::AfterBoundary { padding: 0 };
-            return Ok((self.delimiter().len(), Some(MultipartEvent::PartEnd)));
+            return Ok((n, Ev::PartEnd));
         }
-        let found = self.find_delimiter(rest);
-        let mut take = match found {
-            Some(at) => at,
-            None => rest.len() - partial_delimiter(rest, self.delimiter()),
+        // Shorter than the delimiter (a small read): no search, only what may begin one.
+        let found = if rest.len() < n {
+            None
+        } else {
+            self.find_delimiter(rest)
+        };
+        let (mut take, hold) = match found {
+            Some(at) => (at, 0),
+            None => {
+                let hold = partial_delimiter(rest, delimiter);
+                (rest.len() - hold, hold)
+            }
         };
         if take == 0 {
-            return Ok((0, None));
+            self.state = State::Data { held: hold };
+            return Ok((0, Ev::More));
         }
         // Hand out what the limits allow; the next call refuses the byte past them, so every
         // split gives the same data before the same error.
@@ -1203,48 +1349,93 @@ impl MultipartReader {
         if budget == 0 {
             return Err(self.limit_at(0, limit));
         }
-        take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
+        if take as u64 > budget {
+            // Cut short: what follows is not the held tail.
+            take = budget as usize;
+            self.state = State::Data { held: 0 };
+        } else {
+            // The rest, fed again with what follows, starts with the held tail.
+            self.state = State::Data { held: hold };
+        }
         self.part_bytes += take as u64;
-        Ok((take, Some(MultipartEvent::Data(slice(rest, ..take)))))
+        Ok((take, Ev::Data))
     }
 
-    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on the
-    /// delimiter's first byte (its only CR) and its last at their distance, then a full
-    /// compare: what `memmem` does, but with the pair fixed where a near miss (the delimiter
-    /// but its last byte, or but any byte of the boundary, over and over) cannot fire it,
-    /// where `memmem`'s pair of "rare" bytes fires at each near miss and verifies it.
+    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on two
+    /// of the delimiter's bytes at their distance, then a compare: first its CR and its last
+    /// byte, where a near miss (the delimiter but its last byte, or but any byte of the
+    /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
+    /// each near miss. A false candidate says where the input got the delimiter wrong (at
+    /// `j`); input whose false candidates come one per delimiter or so (a near miss in the
+    /// middle, a run of the byte before the last between CR and the last byte) mostly gets
+    /// it wrong there again, so the search goes on with the pair of the CR and byte `j`,
+    /// which such input does not fire; near misses of two kinds by turns move it once more,
+    /// to the two bytes they get wrong. Past that, each dense candidate is checked in a loop
+    /// of Sunday's shifts (no call per candidate), and the end pair is taken up again.
     /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(pair) = &self.pair {
-            let n = self.delimiter().len();
-            // The vectors' prefilter, then the compare here: cheaper than `find` (which
-            // verifies inside its vector loop) on data that never fires the pair.
+        if let Some(ends) = &self.pair {
+            use memchr::arch::{all::packedpair::Pair, x86_64::avx2::packedpair::Finder};
+            let d = self.delimiter();
+            let n = d.len();
+            // The pair in use when it is not `ends`: the delimiter's byte `.0` and the one
+            // before, (`.2`) the second move.
+            let mut moved: Option<(usize, Finder, bool)> = None;
             let mut at = 0;
-            while rest.len() - at >= pair.min_haystack_len() {
-                let found = at + pair.find_prefilter(slice(rest, at..))?;
-                if slice(rest, found..).starts_with(self.delimiter()) {
-                    return Some(found);
+            loop {
+                let pair = moved.as_ref().map_or(ends, |m| &m.1);
+                if rest.len() - at < pair.min_haystack_len() {
+                    break;
                 }
-                // A false candidate. Input that looks like delimiters at both ends (a near
-                // miss in the middle, over and over) would make each one a call: while the
-                // byte past the window (Sunday's shift) sends the next window far and that
-                // window is a candidate again, it is checked here.
-                let mut q = found;
-                loop {
-                    let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
-                    if shift < n / 2 {
-                        at = q + 1;
-                        break;
-                    }
-                    q += shift;
-                    let window = rest.get(q..q + n)?;
-                    if window.first() != Some(&b'\r') || window.last() != self.delimiter().last() {
-                        at = q;
-                        break;
-                    }
-                    if window == self.delimiter() {
-                        return Some(q);
+                // The vectors' prefilter, then the compare here: cheaper than `find` (which
+                // verifies inside its vector loop) on data that never fires the pair.
+                let at_before = at;
+                let found = at + pair.find_prefilter(slice(rest, at..))?;
+                // A window past the end: no later one fits either.
+                let window = rest.get(found..found + n)?;
+                let Some(j) = mismatch(window, d) else {
+                    return Some(found);
+                };
+                at = found + 1;
+                // Only when false candidates come close (about one per delimiter, as the
+                // near misses repeat): scattered ones (random input) cost less than a new
+                // pair, and one at a byte the input holds often could fire more.
+                if found - at_before >= 2 * n {
+                    continue;
+                }
+                let new_pair = |i: usize, j: usize| {
+                    let pair = Pair::with_indices(d, u8::try_from(i).ok()?, u8::try_from(j).ok()?);
+                    Finder::with_pair(d, pair?)
+                };
+                match moved {
+                    // The CR and the byte the input got wrong.
+                    None => moved = new_pair(0, j).map(|f| (j, f, false)),
+                    // Near misses of two kinds by turns (each fires the pair the other moved
+                    // the search to): the two bytes they get wrong.
+                    Some((i, _, false)) => moved = new_pair(i, j).map(|f| (j, f, true)),
+                    Some((_, _, true)) => {
+                        // More kinds than that: each candidate checked here while the byte
+                        // past its window (Sunday's shift) sends the next window far and that
+                        // window has the delimiter's ends, then the end pair again.
+                        moved = None;
+                        let mut q = found;
+                        loop {
+                            let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
+                            if shift < n / 2 {
+                                at = q + 1;
+                                break;
+                            }
+                            q += shift;
+                            let window = rest.get(q..q + n)?;
+                            if window.first() != Some(&b'\r') || window.last() != d.last() {
+                                at = q;
+                                break;
+                            }
+                            if is_delimiter(window, d) {
+                                return Some(q);
+                            }
+                        }
                     }
                 }
             }
@@ -1253,6 +1444,14 @@ impl MultipartReader {
                 .map(|found| at + found);
         }
         self.horspool_find(rest)
+    }
+
+    /// Whether the delimiter starts at `at` in `rest`.
+    #[inline]
+    fn delimiter_at(&self, rest: &[u8], at: usize) -> bool {
+        let d = self.delimiter();
+        rest.get(at..at + d.len())
+            .is_some_and(|window| is_delimiter(window, d))
     }
 
     /// The first delimiter in `rest`, by Horspool's search: each delimiter-long window is
@@ -1272,10 +1471,7 @@ impl MultipartReader {
         // Bytes skipped minus DENSE per window: below zero, the shifts are too short.
         let mut credit = CREDIT_MAX;
         while let Some(&end) = rest.get(at + n - 1) {
-            if end == last
-                && rest.get(at) == Some(&b'\r')
-                && slice(rest, at..).starts_with(delimiter)
-            {
+            if end == last && rest.get(at) == Some(&b'\r') && self.delimiter_at(rest, at) {
                 return Some(at);
             }
             let shift = usize::from(self.shift[usize::from(end)]);
@@ -1294,13 +1490,13 @@ impl MultipartReader {
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
-    fn close<'a>(&mut self, rest: &[u8], eof: bool) -> Result<Moved<'a>, MultipartError> {
+    fn close(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
         if rest.is_empty() {
             if eof {
                 self.state = State::Done;
-                return Ok((0, Some(MultipartEvent::End)));
+                return Ok((0, Ev::End));
             }
-            return Ok((0, None));
+            return Ok((0, Ev::More));
         }
         let after_end = |at| Err(self.error_at(at, MultipartErrorKind::AfterEnd));
         if self.profile == Profile::Lenient {
@@ -1310,7 +1506,7 @@ impl MultipartReader {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
             }
             self.outside += rest.len();
-            return Ok((rest.len(), None));
+            return Ok((rest.len(), Ev::On));
         }
         if self.state == State::Closed {
             return after_end(0);
@@ -1323,13 +1519,13 @@ impl MultipartReader {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
             }
             self.outside += n;
-            return Ok((n, None));
+            return Ok((n, Ev::On));
         }
         match rest {
-            [b'\r'] => Ok((0, None)),
+            [b'\r'] => Ok((0, Ev::More)),
             [b'\r', b'\n', ..] => {
                 self.state = State::Closed;
-                Ok((2, None))
+                Ok((2, Ev::On))
             }
             [b'\r', ..] => after_end(1),
             _ => after_end(0),
@@ -1353,6 +1549,41 @@ fn end_pair(delimiter: &[u8]) -> Option<memchr::arch::x86_64::avx2::packedpair::
     let last = u8::try_from(delimiter.len().checked_sub(1)?).ok()?;
     let pair = memchr::arch::all::packedpair::Pair::with_indices(delimiter, 0, last)?;
     memchr::arch::x86_64::avx2::packedpair::Finder::with_pair(delimiter, pair)
+}
+
+/// Whether `window` (as long as `delimiter`) is `delimiter`.
+#[inline]
+fn is_delimiter(window: &[u8], delimiter: &[u8]) -> bool {
+    window.len() == delimiter.len() && mismatch(window, delimiter).is_none()
+}
+
+/// The first index where `window` and `delimiter` (as long) differ: compared eight bytes at a
+/// time, inline, a last word overlapping the one before covering what the words leave. A false
+/// candidate of the search (a near miss, which adversarial inputs make one per delimiter length)
+/// then costs a few instructions where a `memcmp` call costs a few dozen, and says where the
+/// input got the delimiter wrong.
+#[inline]
+fn mismatch(window: &[u8], delimiter: &[u8]) -> Option<usize> {
+    let (Some(w_last), Some(d_last)) = (window.last_chunk::<8>(), delimiter.last_chunk::<8>())
+    else {
+        // A delimiter shorter than a word (a boundary of 1 to 3 bytes).
+        return window.iter().zip(delimiter).position(|(a, b)| a != b);
+    };
+    let (words, tail) = window.as_chunks::<8>();
+    let (d_words, _) = delimiter.as_chunks::<8>();
+    let differ = |a: &[u8; 8], b: &[u8; 8]| {
+        let x = u64::from_le_bytes(*a) ^ u64::from_le_bytes(*b);
+        (x != 0).then_some(x.trailing_zeros() as usize / 8)
+    };
+    for (i, (a, b)) in words.iter().zip(d_words).enumerate() {
+        if let Some(k) = differ(a, b) {
+            return Some(i * 8 + k);
+        }
+    }
+    if tail.is_empty() {
+        return None;
+    }
+    differ(w_last, d_last).map(|k| window.len() - 8 + k)
 }
 
 /// Sunday's shifts for `delimiter`: for each byte, the distance from its last occurrence to
@@ -1383,7 +1614,14 @@ fn horspool(delimiter: &[u8]) -> [u8; 256] {
 /// CR, so only the last CR of the tail can start such a suffix).
 fn partial_delimiter(rest: &[u8], delimiter: &[u8]) -> usize {
     let from = rest.len().saturating_sub(delimiter.len() - 1);
-    let Some(cr) = memchr::memrchr(b'\r', slice(rest, from..)) else {
+    let tail = slice(rest, from..);
+    // A short tail (a small read) by a plain loop: cheaper than `memrchr`'s setup.
+    let cr = if tail.len() < 16 {
+        tail.iter().rposition(|&b| b == b'\r')
+    } else {
+        memchr::memrchr(b'\r', tail)
+    };
+    let Some(cr) = cr else {
         return 0;
     };
     let tail = slice(rest, from + cr..);
@@ -1507,11 +1745,41 @@ mod tests {
                     })
                     .collect();
                 let mut hay = hay;
+                if round % 5 == 4 {
+                    // Near misses over and over: the delimiter with a byte wrong (at one, two
+                    // or three places, by turns), where the search moves its pair.
+                    let flips = [0; 3].map(|_| next() as usize % d.len());
+                    let mut unit = 0;
+                    hay = alloc::vec::Vec::with_capacity(len + d.len());
+                    while hay.len() < len {
+                        let mut near = d.clone();
+                        let at = flips[unit % (1 + (round / 5) % 3)];
+                        near[at] = near[at].wrapping_add(1 + (next() % 3) as u8);
+                        hay.extend_from_slice(&near);
+                        unit += 1;
+                    }
+                }
                 if round % 7 == 0 && len > d.len() {
                     let at = (next() as usize) % (len - d.len());
                     hay[at..at + d.len()].copy_from_slice(&d);
                 }
                 assert_eq!(reader.find_delimiter(&hay), naive(&hay, &d), "{round}");
+            }
+        }
+    }
+
+    #[test]
+    fn mismatches() {
+        let d: alloc::vec::Vec<u8> = (0..80u8).collect();
+        for n in 1..d.len() {
+            let d = &d[..n];
+            assert_eq!(mismatch(d, d), None, "{n}");
+            for at in 0..n {
+                let mut w = d.to_vec();
+                w[at] ^= 0x40;
+                assert_eq!(mismatch(&w, d), Some(at), "{n} {at}");
+                w[n - 1] ^= 0x01;
+                assert_eq!(mismatch(&w, d), Some(at), "{n} {at} and the last");
             }
         }
     }
