@@ -4,6 +4,13 @@
 // defines) and shapes answers.
 
 const wasm = require('./pkg/reqparse.js');
+const fast = require('./fast.cjs');
+
+/**
+ * Whether the pure-JS paths (fast.cjs, shortPairs) may answer. Only the differential test turns
+ * them off, through the internal hook at the end of this file, to compare them with wasm.
+ */
+let fastPaths = true;
 
 /** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js.rs). */
 const ABI_VERSION = 2;
@@ -41,6 +48,8 @@ const MAX_INPUT_LENGTH = fromLayout('maxInputLength');
 
 /** Below this length a pure-JS scan beats the fixed cost of a wasm call (see queryPairs). */
 const SHORT_QUERY = 32;
+/** The same for parseQuery, whose wasm answer costs more to read (see parseQuery). */
+const SHORT_MAP = 1024;
 
 // A span's top bits are its tag; below them, its offset. The input's tag is 0, so a span is
 // the input's exactly when its start is at most MASK (asserted in src/faces/js.rs).
@@ -204,8 +213,12 @@ function expectOptions(options, what, known) {
   if (options === undefined || options === null) return EMPTY;
   if (typeof options !== 'object') throw new TypeError(`${what} options must be an object`);
   if (known !== undefined) {
-    const key = Object.keys(options).find((k) => !known.includes(k));
-    if (key !== undefined) throw new TypeError(`${what}: unknown option '${key}' (known: ${known.join(', ')})`);
+    // for-in, not Object.keys: no array made per call. Own keys come first, in the same order.
+    for (const key in options) {
+      if (!known.includes(key) && Object.hasOwn(options, key)) {
+        throw new TypeError(`${what}: unknown option '${key}' (known: ${known.join(', ')})`);
+      }
+    }
   }
   return options;
 }
@@ -217,6 +230,10 @@ const QUERY_PROFILES = profileTable(fromLayout('queryProfiles'));
 /** The core lists each module's default profile first. */
 const DEFAULT_PROFILE = 0;
 const DISPOSITION_PROFILES = profileTable(fromLayout('dispositionProfiles'));
+/** The profile fast.cjs's disposition() follows. */
+const STRICT = DISPOSITION_PROFILES.strict;
+// Without options the profile is the default, which fast.cjs's disposition() must then be.
+if (STRICT !== DEFAULT_PROFILE) throw mismatch('lists another default Content-Disposition profile than strict');
 
 function profileOf(table, profile, fallback, what) {
   if (profile === undefined) return fallback;
@@ -260,10 +277,14 @@ const DISPOSITION_INIT = ['type', 'filename', 'parameters'];
  */
 function queryPairs(query, options) {
   expectString(query, 'queryPairs: query');
-  const o = expectOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS);
-  const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
-  const raw = flag(o.raw, 'raw');
-  if (query.length < SHORT_QUERY) {
+  let profile = DEFAULT_PROFILE;
+  let raw = false;
+  if (options !== undefined) {
+    const o = expectOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS);
+    profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
+    raw = flag(o.raw, 'raw');
+  }
+  if (query.length < SHORT_QUERY && fastPaths) {
     const pairs = shortPairs(query, raw);
     if (pairs !== undefined) return pairs;
   }
@@ -353,6 +374,9 @@ function unescape(s) {
   return last === 0 ? s : out + s.slice(last);
 }
 
+/** QueryMap's non-public constructor from pairs. */
+const FROM_PAIRS = Symbol('fromPairs');
+
 // ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
 const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
@@ -417,6 +441,20 @@ class QueryMap {
     return this.entries();
   }
 
+  /** A map of `[name, value]` pairs, in order (parseQuery's JS path; not public). */
+  static [FROM_PAIRS](pairs, ignoreCase) {
+    const m = new QueryMap([], ignoreCase);
+    const map = m.#map;
+    for (let i = 0; i < pairs.length; i++) {
+      const [name, value] = pairs[i];
+      const key = ignoreCase ? fold(name) : name;
+      const e = map.get(key);
+      if (e === undefined) map.set(key, [name, [value]]);
+      else e[1].push(value);
+    }
+    return m;
+  }
+
   forEach(callback, thisArg) {
     for (const [name, values] of this.entries()) callback.call(thisArg, values, name, this);
   }
@@ -433,9 +471,18 @@ class QueryMap {
  */
 function parseQuery(query, options) {
   expectString(query, 'parseQuery: query');
-  const o = expectOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS);
-  const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'parseQuery');
-  const ignoreCase = flag(o.ignoreCase, 'ignoreCase');
+  let profile = DEFAULT_PROFILE;
+  let ignoreCase = false;
+  if (options !== undefined) {
+    const o = expectOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS);
+    profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'parseQuery');
+    ignoreCase = flag(o.ignoreCase, 'ignoreCase');
+  }
+  if (query.length < SHORT_MAP && fastPaths) {
+    // Short enough for the map's limits (1,000 pairs, 64 KiB decoded) never to apply.
+    const pairs = shortPairs(query, false);
+    if (pairs !== undefined) return QueryMap[FROM_PAIRS](pairs, ignoreCase);
+  }
   const written = write(query);
   const n = wasm.rp_query_map(written, profile, ignoreCase, written === query.length);
   const q = wellFormed(query, written);
@@ -458,8 +505,8 @@ function parseQuery(query, options) {
 const RELATIVE_PARTS = ['pathBase', 'path', 'query', 'fragment'];
 const ABSOLUTE_PARTS = ['scheme', 'host', ...RELATIVE_PARTS];
 
-function part(parts, key) {
-  const v = parts[key];
+/** A part's value: absent is empty, anything else must be a string. */
+function part(v, key) {
   if (v === undefined || v === null) return '';
   return expectString(v, key);
 }
@@ -470,9 +517,23 @@ function part(parts, key) {
  */
 function buildAbsolute(parts) {
   const p = expectOptions(parts, 'buildAbsolute', ABSOLUTE_PARTS);
-  const args = ABSOLUTE_PARTS.map((k) => part(p, k));
-  for (const a of args) checkLength(a);
-  const s = wasm.rp_build_absolute(...args);
+  const scheme = part(p.scheme, 'scheme');
+  const host = part(p.host, 'host');
+  const pathBase = part(p.pathBase, 'pathBase');
+  const path = part(p.path, 'path');
+  const query = part(p.query, 'query');
+  const fragment = part(p.fragment, 'fragment');
+  checkLength(scheme);
+  checkLength(host);
+  checkLength(pathBase);
+  checkLength(path);
+  checkLength(query);
+  checkLength(fragment);
+  if (fastPaths) {
+    const s = fast.buildAbsolute(scheme, host, pathBase, path, query, fragment);
+    if (s !== undefined) return s;
+  }
+  const s = wasm.rp_build_absolute(scheme, host, pathBase, path, query, fragment);
   if (s === undefined) fail('', answer());
   return s;
 }
@@ -480,14 +541,28 @@ function buildAbsolute(parts) {
 /** `pathBase/path?query#fragment`, escaped as needed. */
 function buildRelative(parts) {
   const p = expectOptions(parts, 'buildRelative', RELATIVE_PARTS);
-  const args = RELATIVE_PARTS.map((k) => part(p, k));
-  for (const a of args) checkLength(a);
-  return wasm.rp_build_relative(...args);
+  const pathBase = part(p.pathBase, 'pathBase');
+  const path = part(p.path, 'path');
+  const query = part(p.query, 'query');
+  const fragment = part(p.fragment, 'fragment');
+  checkLength(pathBase);
+  checkLength(path);
+  checkLength(query);
+  checkLength(fragment);
+  if (fastPaths) {
+    const s = fast.buildRelative(pathBase, path, query, fragment);
+    if (s !== undefined) return s;
+  }
+  return wasm.rp_build_relative(pathBase, path, query, fragment);
 }
 
 /** Splits an absolute URI into `{scheme, host, path, query, fragment}` (path unescaped). */
 function splitAbsolute(uri) {
   expectString(uri, 'splitAbsolute: uri');
+  if (fastPaths && uri.length <= MAX_INPUT_LENGTH) {
+    const parts = fast.splitAbsolute(uri);
+    if (parts !== undefined) return parts;
+  }
   const written = write(uri);
   const n = wasm.rp_split_absolute(written, written === uri.length);
   const s = wellFormed(uri, written);
@@ -513,14 +588,27 @@ function splitAbsolute(uri) {
  * @param {{profile?: 'strict'|'browser'|'dotnet', decode2047?: boolean}} [options]
  */
 function parseContentDisposition(header, options) {
-  const what = 'parseContentDisposition';
   const isText = typeof header === 'string';
+  if (isText && options === undefined && fastPaths) {
+    const cd = fast.disposition(header, false);
+    if (cd !== undefined) return cd;
+  }
+  return dispositionOf(header, isText, options);
+}
+
+/** parseContentDisposition past its JS path for a string without options. */
+function dispositionOf(header, isText, options) {
+  const what = 'parseContentDisposition';
   if (!isText && !(header instanceof Uint8Array)) {
     throw new TypeError(`${what}: header must be a string or a Uint8Array, got ${header === null ? 'null' : typeof header}`);
   }
   const o = expectOptions(options, what, DISPOSITION_OPTIONS);
   const profile = profileOf(DISPOSITION_PROFILES, o.profile, DEFAULT_PROFILE, what);
   const decode2047 = flag(o.decode2047, 'decode2047');
+  if (isText && profile === STRICT && fastPaths && options !== undefined) {
+    const cd = fast.disposition(header, decode2047);
+    if (cd !== undefined) return cd;
+  }
   // Bytes have no JS string whose slices could answer: every answer string comes from wasm.
   const written = isText ? write(header) : writeBytes(header);
   const n = wasm.rp_disposition(written, profile, decode2047, isText && written === header.length);
@@ -570,3 +658,14 @@ module.exports = {
   parseForm,
   decodeChunked,
 };
+
+// Internal, for test/differential.test.mjs only (not documented, not a contract): turns the
+// pure-JS paths off and on, so that the same inputs can be answered by wasm alone.
+Object.defineProperty(module.exports, Symbol.for('reqparse.internal'), {
+  value: Object.freeze({
+    setFastPaths(on) {
+      fastPaths = on === true;
+    },
+    fast,
+  }),
+});
