@@ -64,6 +64,23 @@ const MAX_HEADER_UNITS = Math.floor((16 * 1024) / 3);
 const MAX_PARAMS = 64;
 
 /**
+ * The header scanner's classes, one table: a char's entry ORed into a running set tells in
+ * one operation per char whether a token held upper case or a `*`.
+ */
+const H_TOKEN = 1;
+const H_UPPER = 2;
+const H_STAR = 4;
+/** qdtext but `"` and `\` (HTAB SP ! #-[ ]-~): what a quoted string holds as it is. */
+const H_QDTEXT = 8;
+const H = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (is(c, TCHAR)) H[c] |= H_TOKEN;
+  if (c === 9 || (c >= 32 && c < 127 && c !== 34 && c !== 92)) H[c] |= H_QDTEXT;
+}
+for (let c = 65; c <= 90; c++) H[c] |= H_UPPER;
+H[42] |= H_STAR;
+
+/**
  * `parseContentDisposition(header)` in the Strict profile for a header that parses: a token
  * type and `; name=value` parameters, values tokens or quoted strings (any char but controls,
  * DEL and lone surrogates; quoted-pairs unescaped), no duplicate names, no RFC 2231 section
@@ -76,17 +93,18 @@ function disposition(h, decode2047) {
   if (len > MAX_HEADER_UNITS) return undefined;
   let i = 0;
   let c = 0;
+  let k = 0;
   // OWS, then the type: a token.
   while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
   const typeStart = i;
-  let upper = false;
-  while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) {
-    if (c <= 90 && c >= 65) upper = true;
+  let seen = 0;
+  while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = H[c]) & H_TOKEN) !== 0) {
+    seen |= k;
     i++;
   }
   if (i === typeStart) return undefined;
   const type = typeStart === 0 && i === len ? h : h.slice(typeStart, i);
-  const result = { type: upper ? type.toLowerCase() : type, filename: null, parameters: [] };
+  const result = { type: (seen & H_UPPER) !== 0 ? type.toLowerCase() : type, filename: null, parameters: [] };
   if (i === len) return result;
   // `filename=x` where the type should be: an error.
   if (c === 61) return undefined;
@@ -101,19 +119,17 @@ function disposition(h, decode2047) {
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
     // The name: a token, lowercased in the answer.
     const nameStart = i;
-    upper = false;
-    let stars = 0;
-    while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) {
-      if (c <= 90 && c >= 65) upper = true;
-      else if (c === 42) stars++;
+    seen = 0;
+    while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = H[c]) & H_TOKEN) !== 0) {
+      seen |= k;
       i++;
     }
     if (i === nameStart) return undefined;
     let name = h.slice(nameStart, i);
-    if (upper) name = name.toLowerCase();
-    // A `*` anywhere but at the end may make a section (`name*N`, `name*N*`): RFC 2231
-    // continuations and their limit are wasm's.
-    if (stars > 1 || (stars === 1 && name.charCodeAt(name.length - 1) !== 42)) return undefined;
+    if ((seen & H_UPPER) !== 0) name = name.toLowerCase();
+    // A `*` but at the end may make a section (`name*N`, `name*N*`): RFC 2231 continuations
+    // and their limit are wasm's.
+    if ((seen & H_STAR) !== 0 && name.indexOf('*') !== name.length - 1) return undefined;
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
     if (c !== 61 /* = */ || i === len) return undefined;
     i++;
@@ -127,14 +143,22 @@ function disposition(h, decode2047) {
       for (;;) {
         if (i >= len) return undefined;
         c = h.charCodeAt(i);
-        if (c === 34) break;
-        if (c === 92 /* \ */) {
-          // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+        if (c < 128) {
+          if ((H[c] & H_QDTEXT) !== 0) {
+            i++;
+            continue;
+          }
+          if (c === 34) break;
+          // Else a control or DEL, refused, or a quoted-pair:
+          // "\" ( HTAB / SP / VCHAR / obs-text ).
+          if (c !== 92 || ++i >= len) return undefined;
           escaped = true;
-          c = h.charCodeAt(++i);
-          if (i >= len || (c < 32 && c !== 9) || c === 127) return undefined;
-        } else if ((c < 32 && c !== 9) || c === 127) {
-          return undefined;
+          c = h.charCodeAt(i);
+          if ((c < 32 && c !== 9) || c === 127) return undefined;
+          if (c < 128) {
+            i++;
+            continue;
+          }
         }
         if (c >= 0xd800 && c <= 0xdfff) {
           // A surrogate pair is one char (4 UTF-8 bytes); a lone surrogate is wasm's (its
@@ -150,14 +174,14 @@ function disposition(h, decode2047) {
       i++;
     } else {
       const start = i;
-      while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) i++;
+      while (i < len && (c = h.charCodeAt(i)) < 128 && (H[c] & H_TOKEN) !== 0) i++;
       if (i === start) return undefined;
       value = h.slice(start, i);
     }
     const n = parameters.length;
     if (n === MAX_PARAMS) return undefined;
     // Strict: a name twice (in any case) is an error.
-    for (let k = 0; k < n; k++) if (parameters[k][0] === name) return undefined;
+    for (let j = 0; j < n; j++) if (parameters[j][0] === name) return undefined;
     if (name === 'filename') plain = value;
     else if (name === 'filename*' && !quoted) star = value;
     parameters.push([name, value]);
@@ -191,9 +215,10 @@ function unescapeQuoted(s) {
 }
 
 /**
- * A `filename*` token as the Strict profile decodes it (RFC 8187): its text, `undefined` when
- * it is not a valid ext-value (the filename then comes from `filename`), `null` when its
- * charset is one this file leaves to wasm (ISO-8859-1, US-ASCII).
+ * A `filename*` token as the Strict profile decodes it (RFC 8187, src/disposition/
+ * ext_value.rs): its text, `undefined` when it is not a valid ext-value (the filename then
+ * comes from `filename`), `null` when its charset is one this file leaves to wasm
+ * (ISO-8859-1, US-ASCII).
  */
 function extValue(raw) {
   const first = raw.indexOf("'");
@@ -202,35 +227,115 @@ function extValue(raw) {
   if (second < 0) return undefined;
   for (let i = 0; i < first; i++) if (!is(raw.charCodeAt(i), CHARSETC)) return undefined;
   for (let i = first + 1; i < second; i++) {
-    const c = raw.charCodeAt(i);
     // RFC 5646 language tags as RFC 8187 takes them: letters, digits and `-`.
+    const c = raw.charCodeAt(i);
     if (!(c === 45 || isAlnum(c))) return undefined;
   }
-  // Only UTF-8 here: the core's labels are ASCII case-insensitive.
-  const cs = raw.slice(0, first).toLowerCase();
-  if (cs !== 'utf-8') return cs === 'iso-8859-1' || cs === 'us-ascii' ? null : undefined;
-  let escapes = false;
+  // Only UTF-8 here (labels are ASCII case-insensitive).
+  if (!isUtf8Label(raw, first)) {
+    const cs = raw.slice(0, first).toLowerCase();
+    return cs === 'iso-8859-1' || cs === 'us-ascii' ? null : undefined;
+  }
+  // value-chars (attr-chars and valid escapes), the escapes decoded as UTF-8 as they are
+  // checked: any failure (a char that is not a value-char, a bad escape, bytes that are not
+  // UTF-8 by Unicode Table 3-7, as charset.rs `Chars` reads them) makes the ext-value invalid.
   const len = raw.length;
-  for (let i = second + 1; i < len; i++) {
+  const from = second + 1;
+  let out = '';
+  let last = from;
+  let i = from;
+  while (i < len) {
     const c = raw.charCodeAt(i);
-    if (c === 37) {
-      if (!escapeAt(raw, i)) return undefined;
-      escapes = true;
-      i += 2;
-    } else if (!is(c, ATTR)) {
-      return undefined;
+    if (c !== 37) {
+      if (!is(c, ATTR)) return undefined;
+      i++;
+      continue;
+    }
+    const cp = escapedChar(raw, i);
+    if (cp < 0) return undefined;
+    out += raw.slice(last, i) + fromCodePoint(cp);
+    i = seqEnd;
+    last = i;
+  }
+  return last === from ? raw.slice(from) : out + raw.slice(last);
+}
+
+/** Whether `raw[0..n]` is `utf-8` in any case. */
+function isUtf8Label(raw, n) {
+  return (
+    n === 5 &&
+    (raw.charCodeAt(0) | 0x20) === 117 &&
+    (raw.charCodeAt(1) | 0x20) === 116 &&
+    (raw.charCodeAt(2) | 0x20) === 102 &&
+    raw.charCodeAt(3) === 45 &&
+    raw.charCodeAt(4) === 56
+  );
+}
+
+/** 1 + the value of an ASCII hex digit; 0 for anything else ASCII. */
+const HEX = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if (is(c, HEXDIG)) HEX[c] = 1 + parseInt(String.fromCharCode(c), 16);
+}
+
+/** Where the sequence escapedChar() read ends. */
+let seqEnd = 0;
+
+/**
+ * The char that the escapes at `s[i]` (a `%`) spell in UTF-8, as a code point, with the end
+ * of its escapes in `seqEnd`; -1 when an escape is not valid or the bytes are not UTF-8 as
+ * the core's decoders take it (Unicode Table 3-7: no overlong forms, no surrogates, nothing
+ * past U+10FFFF). A continuation byte can only come from an escape (a literal is ASCII).
+ */
+function escapedChar(s, i) {
+  const b0 = hexByte(s, i);
+  let next = i + 3;
+  let cp = b0;
+  if (b0 >= 0x80) {
+    let need;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      need = 1;
+      cp = b0 & 0x1f;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      need = 2;
+      cp = b0 & 0x0f;
+      if (b0 === 0xe0) lo = 0xa0;
+      else if (b0 === 0xed) hi = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      need = 3;
+      cp = b0 & 0x07;
+      if (b0 === 0xf0) lo = 0x90;
+      else if (b0 === 0xf4) hi = 0x8f;
+    } else {
+      return -1;
+    }
+    for (; need > 0; need--) {
+      const b = s.charCodeAt(next) === 37 ? hexByte(s, next) : -1;
+      if (b < lo || b > hi) return -1;
+      cp = (cp << 6) | (b & 0x3f);
+      lo = 0x80;
+      hi = 0xbf;
+      next += 3;
     }
   }
-  const value = raw.slice(second + 1);
-  if (!escapes) return value;
-  // What is left is attr-chars and valid escapes: decodeURIComponent decodes them and throws
-  // exactly when the bytes are not UTF-8 (overlong forms and surrogates included), when the
-  // core finds the ext-value invalid.
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return undefined;
-  }
+  seqEnd = next;
+  return cp;
+}
+
+/** String.fromCodePoint for a valid code point, without its argument checks. */
+const fromCodePoint = (cp) =>
+  cp > 0xffff ? String.fromCharCode(0xd7c0 + (cp >> 10), 0xdc00 | (cp & 0x3ff)) : String.fromCharCode(cp);
+
+/** The byte of the escape `s[i..i+3]` (s[i] is `%`), or -1 when it is not a valid one. */
+function hexByte(s, i) {
+  const a = s.charCodeAt(i + 1);
+  const b = s.charCodeAt(i + 2);
+  if (!(a < 128 && b < 128)) return -1;
+  const hi = HEX[a];
+  const lo = HEX[b];
+  return hi > 0 && lo > 0 ? (hi - 1) * 16 + lo - 1 : -1;
 }
 
 const isAlnum = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -381,4 +486,66 @@ function splitAbsolute(uri) {
   };
 }
 
-module.exports = { disposition, buildAbsolute, buildRelative, splitAbsolute };
+// ---- queries (src/query/mod.rs, decode.rs) ---------------------------------------------------
+
+/**
+ * The pairs of a query, each `[name, value]`, as `queryPairs` answers them in every profile:
+ * one leading `?` skipped, empty segments skipped, `+` a space and `%XX` escapes decoded as
+ * UTF-8 (unless `raw`). The profiles differ only on escapes that are not valid and on bytes
+ * that are not UTF-8: decodeURIComponent throws on exactly those, and they go to wasm, as do
+ * lone surrogates (the core sees U+FFFD). The scan is the engine's native indexOf: no loop
+ * over the chars in JS.
+ */
+function queryPairs(q, raw) {
+  const len = q.length;
+  if (!q.isWellFormed()) return undefined;
+  let i = q.charCodeAt(0) === 63 /* ? */ ? 1 : 0;
+  const pairs = [];
+  // The next `=`, `%` and `+` at or after `i` (-1: none left); each found once.
+  let eq = q.indexOf('=', i);
+  let pct = raw ? -1 : q.indexOf('%', i);
+  let plus = raw ? -1 : q.indexOf('+', i);
+  while (i < len) {
+    while (q.charCodeAt(i) === 38 /* & */) i++;
+    if (i >= len) break;
+    let amp = q.indexOf('&', i);
+    if (amp < 0) amp = len;
+    if (eq !== -1 && eq < i) eq = q.indexOf('=', i);
+    const nameEnd = eq !== -1 && eq < amp ? eq : amp;
+    let name = q.slice(i, nameEnd);
+    let value = nameEnd < amp ? q.slice(nameEnd + 1, amp) : '';
+    if (pct !== -1 && pct < i) pct = q.indexOf('%', i);
+    if (plus !== -1 && plus < i) plus = q.indexOf('+', i);
+    if ((pct !== -1 && pct < amp) || (plus !== -1 && plus < amp)) {
+      name = decodePart(name);
+      value = decodePart(value);
+      if (name === undefined || value === undefined) return undefined;
+    }
+    pairs.push([name, value]);
+    i = amp + 1;
+  }
+  return pairs;
+}
+
+/** `+` as a space and the escapes as UTF-8; undefined when one is not valid or not UTF-8. */
+function decodePart(s) {
+  const len = s.length;
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 43) {
+      out += `${s.slice(last, i)} `;
+      last = i + 1;
+    } else if (c === 37) {
+      const cp = escapedChar(s, i);
+      if (cp < 0) return undefined;
+      out += s.slice(last, i) + fromCodePoint(cp);
+      last = seqEnd;
+      i = seqEnd - 1;
+    }
+  }
+  return last === 0 ? s : out + s.slice(last);
+}
+
+module.exports = { disposition, buildAbsolute, buildRelative, splitAbsolute, queryPairs };

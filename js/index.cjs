@@ -48,8 +48,18 @@ const MAX_INPUT_LENGTH = fromLayout('maxInputLength');
 
 /** Below this length a pure-JS scan beats the fixed cost of a wasm call (see queryPairs). */
 const SHORT_QUERY = 32;
-/** The same for parseQuery, whose wasm answer costs more to read (see parseQuery). */
-const SHORT_MAP = 1024;
+/**
+ * Below this length fast.cjs's scan (native indexOf, decoding in JS) beats wasm on queries
+ * with escapes as on plain ones (js/BENCHMARKS.md): wasm's fixed cost and the answer's
+ * reading outweigh its faster scan until about 1 KB of a realistic query.
+ */
+const JS_QUERY = 1024;
+/**
+ * The same for parseQuery, whose wasm answer costs more to read; under 2,000 UTF-16 units, so
+ * the map's limits (1,000 pairs: each but the last takes two units; 64 KiB decoded: 3 bytes a
+ * unit at most) never apply.
+ */
+const SHORT_MAP = 1536;
 
 // A span's top bits are its tag; below them, its offset. The input's tag is 0, so a span is
 // the input's exactly when its start is at most MASK (asserted in src/faces/js.rs).
@@ -284,8 +294,8 @@ function queryPairs(query, options) {
     profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
     raw = flag(o.raw, 'raw');
   }
-  if (query.length < SHORT_QUERY && fastPaths) {
-    const pairs = shortPairs(query, raw);
+  if (query.length < JS_QUERY && fastPaths) {
+    const pairs = query.length < SHORT_QUERY ? shortPairs(query, raw) : fast.queryPairs(query, raw);
     if (pairs !== undefined) return pairs;
   }
   const written = write(query);
@@ -376,6 +386,10 @@ function unescape(s) {
 
 /** QueryMap's non-public constructor from pairs. */
 const FROM_PAIRS = Symbol('fromPairs');
+/** Up to this many pairs, `get` on a map made from pairs scans them instead of indexing. */
+const LINEAR_MAX = 16;
+/** Past LINEAR_MAX pairs, the first this many `get`s scan too; the next builds the map. */
+const LINEAR_SCANS = 4;
 
 // ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
 const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
@@ -385,19 +399,44 @@ const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
  * in input order. Build one with parseQuery().
  */
 class QueryMap {
-  #map;
+  /** `key → [name, values]` (built on first need when the map was made from pairs). */
+  #built;
+  /** The `[name, value]` pairs it was made from (parseQuery's JS path), else null. */
+  #pairs = null;
+  /** Lookups answered by scanning the pairs, before the map is built. */
+  #scans = 0;
   #ignoreCase;
 
   /** @param {Iterable<[string, string[]]>} entries @param {boolean} ignoreCase */
   constructor(entries = [], ignoreCase = false) {
-    this.#map = new Map();
+    this.#built = new Map();
     this.#ignoreCase = ignoreCase;
     for (const [name, values] of entries) {
       const key = ignoreCase ? fold(name) : name;
-      const e = this.#map.get(key);
+      const e = this.#built.get(key);
       if (e) e[1].push(...values);
-      else this.#map.set(key, [name, [...values]]);
+      else this.#built.set(key, [name, [...values]]);
     }
+  }
+
+  /** The map, built from the pairs if it was not yet. */
+  get #map() {
+    let m = this.#built;
+    if (m === null) {
+      m = new Map();
+      const ignoreCase = this.#ignoreCase;
+      const pairs = this.#pairs;
+      for (let i = 0; i < pairs.length; i++) {
+        const [name, value] = pairs[i];
+        const key = ignoreCase ? fold(name) : name;
+        const e = m.get(key);
+        if (e === undefined) m.set(key, [name, [value]]);
+        else e[1].push(value);
+      }
+      this.#built = m;
+      this.#pairs = null;
+    }
+    return m;
   }
 
   #entry(name) {
@@ -406,6 +445,14 @@ class QueryMap {
 
   /** The first value of `name`, or null. */
   get(name) {
+    const pairs = this.#pairs;
+    if (pairs !== null && !this.#ignoreCase && (pairs.length <= LINEAR_MAX || this.#scans++ < LINEAR_SCANS)) {
+      // A few pairs, or the first few lookups (the usual parseQuery + get): a scan costs
+      // less than building the map, as in the core's QueryMap.
+      const key = String(name);
+      for (let i = 0; i < pairs.length; i++) if (pairs[i][0] === key) return pairs[i][1];
+      return null;
+    }
     const e = this.#entry(name);
     return e === undefined ? null : e[1][0];
   }
@@ -443,15 +490,9 @@ class QueryMap {
 
   /** A map of `[name, value]` pairs, in order (parseQuery's JS path; not public). */
   static [FROM_PAIRS](pairs, ignoreCase) {
-    const m = new QueryMap([], ignoreCase);
-    const map = m.#map;
-    for (let i = 0; i < pairs.length; i++) {
-      const [name, value] = pairs[i];
-      const key = ignoreCase ? fold(name) : name;
-      const e = map.get(key);
-      if (e === undefined) map.set(key, [name, [value]]);
-      else e[1].push(value);
-    }
+    const m = new QueryMap(undefined, ignoreCase);
+    m.#built = null;
+    m.#pairs = pairs;
     return m;
   }
 
@@ -479,8 +520,7 @@ function parseQuery(query, options) {
     ignoreCase = flag(o.ignoreCase, 'ignoreCase');
   }
   if (query.length < SHORT_MAP && fastPaths) {
-    // Short enough for the map's limits (1,000 pairs, 64 KiB decoded) never to apply.
-    const pairs = shortPairs(query, false);
+    const pairs = query.length < SHORT_QUERY ? shortPairs(query, false) : fast.queryPairs(query, false);
     if (pairs !== undefined) return QueryMap[FROM_PAIRS](pairs, ignoreCase);
   }
   const written = write(query);
