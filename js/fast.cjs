@@ -56,10 +56,13 @@ const escapeAt = (s, i) => is(s.charCodeAt(i + 1), HEXDIG) && is(s.charCodeAt(i 
 // ---- Content-Disposition (src/disposition/grammar.rs, filename.rs, ext_value.rs) ------------
 
 /**
- * Longest header taken, in UTF-16 units: at most 3 UTF-8 bytes each, so never over the core's
- * MAX_HEADER_LEN (16 KiB) whatever it holds.
+ * Longest header taken, in UTF-16 units: past about this length wasm's scan, faster per byte,
+ * beats the JS one despite its fixed cost (js/BENCHMARKS.md). At most 3 UTF-8 bytes a unit,
+ * so far under the core's MAX_HEADER_LEN (16 KiB) whatever it holds.
  */
-const MAX_HEADER_UNITS = Math.floor((16 * 1024) / 3);
+const MAX_HEADER_UNITS = 512;
+/** Up to this many parameters, duplicates are found by comparing with each earlier name. */
+const LINEAR_NAMES = 8;
 /** The core's MAX_PARAMS. */
 const MAX_PARAMS = 64;
 
@@ -111,6 +114,7 @@ function disposition(h, decode2047) {
   const parameters = result.parameters;
   let plain;
   let star;
+  let names;
   for (;;) {
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
     if (i === len) break;
@@ -180,8 +184,15 @@ function disposition(h, decode2047) {
     }
     const n = parameters.length;
     if (n === MAX_PARAMS) return undefined;
-    // Strict: a name twice (in any case) is an error.
-    for (let j = 0; j < n; j++) if (parameters[j][0] === name) return undefined;
+    // Strict: a name twice (in any case) is an error. A scan over the first few names, then
+    // a set (names of one length that differ late cost a compare of all their chars each).
+    if (n < LINEAR_NAMES) {
+      for (let j = 0; j < n; j++) if (parameters[j][0] === name) return undefined;
+    } else {
+      if (names === undefined) names = new Set(parameters.map((p) => p[0]));
+      if (names.has(name)) return undefined;
+      names.add(name);
+    }
     if (name === 'filename') plain = value;
     else if (name === 'filename*' && !quoted) star = value;
     parameters.push([name, value]);

@@ -545,6 +545,31 @@ function parseQuery(query, options) {
 const RELATIVE_PARTS = ['pathBase', 'path', 'query', 'fragment'];
 const ABSOLUTE_PARTS = ['scheme', 'host', ...RELATIVE_PARTS];
 
+// The same lists as switches: half the cost of includes() in the per-call key check, where
+// buildAbsolute spends most of its time when nothing needs escaping.
+function isRelativePart(key) {
+  switch (key) {
+    case 'pathBase':
+    case 'path':
+    case 'query':
+    case 'fragment':
+      return true;
+    default:
+      return false;
+  }
+}
+const isAbsolutePart = (key) => key === 'scheme' || key === 'host' || isRelativePart(key);
+
+/** expectOptions for a builder's parts, its key check a switch (`isKnown`). */
+function expectParts(parts, what, known, isKnown) {
+  if (parts === undefined || parts === null) return EMPTY;
+  if (typeof parts !== 'object') throw new TypeError(`${what} options must be an object`);
+  for (const key in parts) {
+    if (!isKnown(key) && Object.hasOwn(parts, key)) return expectOptions(parts, what, known);
+  }
+  return parts;
+}
+
 /** A part's value: absent is empty, anything else must be a string. */
 function part(v, key) {
   if (v === undefined || v === null) return '';
@@ -556,7 +581,7 @@ function part(v, key) {
  * fragment are passed with their leading `?`/`#`).
  */
 function buildAbsolute(parts) {
-  const p = expectOptions(parts, 'buildAbsolute', ABSOLUTE_PARTS);
+  const p = expectParts(parts, 'buildAbsolute', ABSOLUTE_PARTS, isAbsolutePart);
   const scheme = part(p.scheme, 'scheme');
   const host = part(p.host, 'host');
   const pathBase = part(p.pathBase, 'pathBase');
@@ -580,7 +605,7 @@ function buildAbsolute(parts) {
 
 /** `pathBase/path?query#fragment`, escaped as needed. */
 function buildRelative(parts) {
-  const p = expectOptions(parts, 'buildRelative', RELATIVE_PARTS);
+  const p = expectParts(parts, 'buildRelative', RELATIVE_PARTS, isRelativePart);
   const pathBase = part(p.pathBase, 'pathBase');
   const path = part(p.path, 'path');
   const query = part(p.query, 'query');

@@ -144,11 +144,14 @@ test('parseContentDisposition: seeded random headers, JS path against wasm', () 
     checkDisposition(h, count, `random ${n}`);
   }
   // Long and many-parameter headers: the limits are wasm's.
-  for (const n of [10, 63, 64, 65]) {
+  for (const n of [7, 8, 9, 10, 20, 40, 63, 64, 65]) {
     let h = 'attachment';
     for (let i = 0; i < n; i++) h += `; p${i}="v ${i}"`;
     checkDisposition(h, count, `${n} params`);
     checkDisposition(`${h}; filename="a.txt"`, count, `${n} params + filename`);
+    // A duplicate past the first few names (found through a set on the JS path).
+    checkDisposition(`${h}; P${n - 1}=x`, count, `${n} params + a duplicate`);
+    checkDisposition(`${h}; p${n}=x; p0=y`, count, `${n} params + a duplicate of the first`);
   }
   for (const len of [5000, 5461, 5462, 16384, 16385]) {
     checkDisposition(`attachment; filename="${'x'.repeat(len)}"`, count, `${len} long`);
