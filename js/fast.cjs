@@ -92,8 +92,23 @@ H[42] |= H_STAR;
  * wasm. Anything else: undefined.
  */
 function disposition(h, decode2047) {
+  // The bare type (`inline`, `attachment`), the commonest header, in a loop of its own.
   const len = h.length;
   if (len > MAX_HEADER_UNITS) return undefined;
+  let seen = 0;
+  for (let i = 0; i < len; i++) {
+    const c = h.charCodeAt(i);
+    const k = c < 128 ? H[c] : 0;
+    if ((k & H_TOKEN) === 0) return withParameters(h, decode2047);
+    seen |= k;
+  }
+  if (len === 0) return undefined;
+  return { type: (seen & H_UPPER) !== 0 ? h.toLowerCase() : h, filename: null, parameters: [] };
+}
+
+/** disposition() for a header that is not a bare type. */
+function withParameters(h, decode2047) {
+  const len = h.length;
   let i = 0;
   let c = 0;
   let k = 0;
@@ -236,14 +251,14 @@ function extValue(raw) {
   if (first <= 0) return undefined;
   const second = raw.indexOf("'", first + 1);
   if (second < 0) return undefined;
-  for (let i = 0; i < first; i++) if (!is(raw.charCodeAt(i), CHARSETC)) return undefined;
   for (let i = first + 1; i < second; i++) {
     // RFC 5646 language tags as RFC 8187 takes them: letters, digits and `-`.
     const c = raw.charCodeAt(i);
     if (!(c === 45 || isAlnum(c))) return undefined;
   }
-  // Only UTF-8 here (labels are ASCII case-insensitive).
+  // Only UTF-8 here (labels are ASCII case-insensitive; `utf-8` is all mime-charsetc).
   if (!isUtf8Label(raw, first)) {
+    for (let i = 0; i < first; i++) if (!is(raw.charCodeAt(i), CHARSETC)) return undefined;
     const cs = raw.slice(0, first).toLowerCase();
     return cs === 'iso-8859-1' || cs === 'us-ascii' ? null : undefined;
   }
@@ -258,7 +273,7 @@ function extValue(raw) {
   while (i < len) {
     const c = raw.charCodeAt(i);
     if (c !== 37) {
-      if (!is(c, ATTR)) return undefined;
+      if (!(c < 128 && (CLASS[c] & ATTR) !== 0)) return undefined;
       i++;
       continue;
     }

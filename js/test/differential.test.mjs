@@ -153,6 +153,9 @@ test('parseContentDisposition: seeded random headers, JS path against wasm', () 
     checkDisposition(`${h}; P${n - 1}=x`, count, `${n} params + a duplicate`);
     checkDisposition(`${h}; p${n}=x; p0=y`, count, `${n} params + a duplicate of the first`);
   }
+  for (const len of [511, 512, 513, 16384, 16385]) {
+    checkDisposition('a'.repeat(len), count, `a bare type ${len} long`);
+  }
   for (const len of [5000, 5461, 5462, 16384, 16385]) {
     checkDisposition(`attachment; filename="${'x'.repeat(len)}"`, count, `${len} long`);
     checkDisposition(`attachment; filename="${'é'.repeat(len / 2)}"`, count, `${len} long, non-ASCII`);
