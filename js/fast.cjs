@@ -428,7 +428,11 @@ const wellFormed = (s) => s.isWellFormed();
  */
 function paths(pathBase, path) {
   if (pathBase.length === 0 && path.length === 0) return '/';
-  if (!all(pathBase, 0, PCHAR, true) || !all(path, 0, PCHAR, true)) return undefined;
+  if (pathBase !== plainBase) {
+    if (!all(pathBase, 0, PCHAR, true)) return undefined;
+    plainBase = pathBase;
+  }
+  if (!all(path, 0, PCHAR, true)) return undefined;
   let base = pathBase;
   // Every non-empty path is written with a leading `/`, so the base gives up a trailing one.
   if (path.length !== 0 && base.charCodeAt(base.length - 1) === 47) base = base.slice(0, -1);
@@ -447,9 +451,10 @@ function tail(query, fragment) {
 
 // The last scheme and host found plain: most callers build many URIs on one origin, and a
 // string compare (a pointer compare for the same string) is cheaper than a scan.
-// (Both start as a valid one: an empty host is an error.)
+// (Each starts as a valid one: an empty host is an error.) The same for the path base.
 let plainScheme = 'https';
 let plainHost = 'localhost';
+let plainBase = '';
 
 /** `buildAbsolute` for parts that need no escape and no IDNA; else undefined. */
 function buildAbsolute(scheme, host, pathBase, path, query, fragment) {
