@@ -543,40 +543,44 @@ function queryPairs(q, raw) {
     if (amp < 0) amp = len;
     if (eq !== -1 && eq < i) eq = q.indexOf('=', i);
     const nameEnd = eq !== -1 && eq < amp ? eq : amp;
-    let name = q.slice(i, nameEnd);
-    let value = nameEnd < amp ? q.slice(nameEnd + 1, amp) : '';
+    const valueStart = nameEnd < amp ? nameEnd + 1 : amp;
     if (pct !== -1 && pct < i) pct = q.indexOf('%', i);
     if (plus !== -1 && plus < i) plus = q.indexOf('+', i);
     if ((pct !== -1 && pct < amp) || (plus !== -1 && plus < amp)) {
-      name = decodePart(name);
-      value = decodePart(value);
+      const name = decodePart(q, i, nameEnd);
+      const value = decodePart(q, valueStart, amp);
       if (name === undefined || value === undefined) return undefined;
+      pairs.push([name, value]);
+    } else {
+      pairs.push([q.slice(i, nameEnd), q.slice(valueStart, amp)]);
     }
-    pairs.push([name, value]);
     i = amp + 1;
   }
   return pairs;
 }
 
-/** `+` as a space and the escapes as UTF-8; undefined when one is not valid or not UTF-8. */
-function decodePart(s) {
-  const len = s.length;
+/**
+ * `s[from..to]` with `+` as a space and the escapes decoded as UTF-8; undefined when an escape
+ * is not valid or the bytes are not UTF-8.
+ */
+function decodePart(s, from, to) {
   let out = '';
-  let last = 0;
-  for (let i = 0; i < len; i++) {
+  let last = from;
+  for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c === 43) {
-      out += `${s.slice(last, i)} `;
+      out += last < i ? `${s.slice(last, i)} ` : ' ';
       last = i + 1;
     } else if (c === 37) {
+      // An escape's bytes never run past the part: `&` and `=` are no hex digits.
       const cp = escapedChar(s, i);
-      if (cp < 0) return undefined;
-      out += s.slice(last, i) + fromCodePoint(cp);
+      if (cp < 0 || seqEnd > to) return undefined;
+      out += last < i ? s.slice(last, i) + fromCodePoint(cp) : fromCodePoint(cp);
       last = seqEnd;
       i = seqEnd - 1;
     }
   }
-  return last === 0 ? s : out + s.slice(last);
+  return last === from ? s.slice(from, to) : last < to ? out + s.slice(last, to) : out;
 }
 
 module.exports = { disposition, buildAbsolute, buildRelative, splitAbsolute, queryPairs };

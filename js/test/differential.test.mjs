@@ -264,6 +264,10 @@ test('queryPairs, parseQuery: seeded random queries, JS path against wasm', () =
     const max = r.int(4) === 0 ? 400 : 20;
     checkQuery(r.str(pieces, max), `random ${n}`);
   }
+  // Long queries of tiny pairs (answered by the JS path), valid and not.
+  for (const piece of ['a=%41&', 'a=1&', 'é=%C3%A9&', 'a=%4&', 'a=%FF&', 'a&&', '%%=%&', 'k=+&']) {
+    checkQuery(piece.repeat(Math.ceil(3000 / piece.length)), `tiny pairs ${piece}`);
+  }
   // Around the JS paths' length thresholds.
   for (const len of [30, 31, 32, 33, 1022, 1023, 1024, 1025, 1535, 1536, 1537, 1999, 2001]) {
     checkQuery('a=1&'.repeat(len).slice(0, len), `${len} long`);
