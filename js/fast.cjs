@@ -99,28 +99,33 @@ function disposition(h, decode2047) {
   for (let i = 0; i < len; i++) {
     const c = h.charCodeAt(i);
     const k = c < 128 ? H[c] : 0;
-    if ((k & H_TOKEN) === 0) return withParameters(h, decode2047);
+    if ((k & H_TOKEN) === 0) return withParameters(h, decode2047, i, seen);
     seen |= k;
   }
   if (len === 0) return undefined;
   return { type: (seen & H_UPPER) !== 0 ? h.toLowerCase() : h, filename: null, parameters: [] };
 }
 
-/** disposition() for a header that is not a bare type. */
-function withParameters(h, decode2047) {
+/**
+ * disposition() for a header that is not a bare type; `h[0..stop]` are token chars (the
+ * type, unless it is empty: then leading OWS or no type), `seen` their classes.
+ */
+function withParameters(h, decode2047, stop, seen) {
   const len = h.length;
-  let i = 0;
-  let c = 0;
+  let i = stop;
+  let c = h.charCodeAt(i);
   let k = 0;
-  // OWS, then the type: a token.
-  while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
-  const typeStart = i;
-  let seen = 0;
-  while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = H[c]) & H_TOKEN) !== 0) {
-    seen |= k;
-    i++;
+  let typeStart = 0;
+  if (stop === 0) {
+    // OWS, then the type: a token.
+    while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
+    typeStart = i;
+    while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = H[c]) & H_TOKEN) !== 0) {
+      seen |= k;
+      i++;
+    }
+    if (i === typeStart) return undefined;
   }
-  if (i === typeStart) return undefined;
   const type = typeStart === 0 && i === len ? h : h.slice(typeStart, i);
   const result = { type: (seen & H_UPPER) !== 0 ? type.toLowerCase() : type, filename: null, parameters: [] };
   if (i === len) return result;
@@ -159,7 +164,17 @@ function withParameters(h, decode2047) {
       quoted = true;
       const start = ++i;
       let escaped = false;
-      for (;;) {
+      // The usual quoted string: up to the next `"` (found natively), nothing but printable
+      // ASCII, HTAB and non-surrogate chars past it; anything else (a `\`, which may hide a
+      // `"`, a control, DEL, a surrogate) is read by the loop below from the start.
+      const close = h.indexOf('"', i);
+      if (close < 0) return undefined;
+      for (; i < close; i++) {
+        c = h.charCodeAt(i);
+        if (c < 32 ? c !== 9 : c === 92 || (c >= 127 && (c === 127 || (c >= 0xd800 && c <= 0xdfff)))) break;
+      }
+      if (i !== close) i = start;
+      while (i !== close || escaped) {
         if (i >= len) return undefined;
         c = h.charCodeAt(i);
         if (c < 128) {
