@@ -498,8 +498,8 @@ function buildRelative(pathBase, path, query, fragment) {
 }
 
 /**
- * `splitAbsolute` for a URI that splits and whose path has no `%` (decoding is wasm's); else
- * undefined.
+ * `splitAbsolute` for a URI that splits (its path decoded as split.rs `decode_path` does);
+ * else undefined (an error, `%00` in the path, a lone surrogate: wasm's).
  */
 function splitAbsolute(uri) {
   const c0 = uri.charCodeAt(0);
@@ -521,8 +521,13 @@ function splitAbsolute(uri) {
   const at = uri.lastIndexOf('@', pathAt - 1);
   const hostAt = at >= start ? at + 1 : start;
   if (hostAt === pathAt || uri.charCodeAt(hostAt) === 58) return undefined;
-  const path = uri.slice(pathAt, queryAt);
-  if (path.includes('%') || !uri.isWellFormed()) return undefined;
+  if (!uri.isWellFormed()) return undefined;
+  let path = uri.slice(pathAt, queryAt);
+  const pct = path.indexOf('%');
+  if (pct >= 0) {
+    path = decodePath(path, pct);
+    if (path === undefined) return undefined;
+  }
   return {
     scheme: uri.slice(0, i),
     host: uri.slice(start, pathAt),
@@ -596,6 +601,80 @@ function decodePart(s, from, to) {
     }
   }
   return last === from ? s.slice(from, to) : last < to ? out + s.slice(last, to) : out;
+}
+
+/**
+ * A path with its escapes decoded as ASP.NET Core's `PathString.FromUriComponent` does
+ * (split.rs `decode_path`, `decode_char`): each escape run that spells one UTF-8 char
+ * (shortest form, no surrogate, at most U+10FFFF) becomes that char, `%2F` stays as written,
+ * and so does every escape of a run that fails, up to where it failed; `%00` is an error
+ * (undefined). `first` is the first `%`.
+ */
+function decodePath(p, first) {
+  let out = '';
+  let last = 0;
+  for (let i = first; i >= 0; i = p.indexOf('%', seqEnd)) {
+    const cp = pathChar(p, i);
+    if (cp === 0) return undefined;
+    if (cp > 0) {
+      out += p.slice(last, i) + fromCodePoint(cp);
+      last = seqEnd;
+    }
+  }
+  return last === 0 ? p : out + p.slice(last);
+}
+
+/** The byte of the escape at `s[i]`, or -1 when there is none or it is `%2F`. */
+function pathByte(s, i) {
+  const b = s.charCodeAt(i) === 37 ? hexByte(s, i) : -1;
+  return b === 0x2f ? -1 : b;
+}
+
+/**
+ * split.rs `decode_char` at the `%` at `s[i]`: the code point, `seqEnd` past its escapes;
+ * or -1, `seqEnd` past what stays as written.
+ */
+function pathChar(s, i) {
+  const lead = pathByte(s, i);
+  if (lead < 0) {
+    seqEnd = i + 1;
+    return -1;
+  }
+  if (lead < 0x80) {
+    seqEnd = i + 3;
+    return lead;
+  }
+  let n;
+  let min;
+  let cp;
+  if (lead >= 0xc0 && lead <= 0xdf) {
+    n = 2;
+    min = 0x80;
+    cp = lead & 0x1f;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    n = 3;
+    min = 0x800;
+    cp = lead & 0x0f;
+  } else if (lead >= 0xf0 && lead <= 0xf7) {
+    n = 4;
+    min = 0x10000;
+    cp = lead & 0x07;
+  } else {
+    seqEnd = i + 3;
+    return -1;
+  }
+  let taken = 3;
+  for (let k = 1; k < n; k++) {
+    const b = pathByte(s, i + taken);
+    if (b < 0 || (b & 0xc0) !== 0x80) {
+      seqEnd = i + taken;
+      return -1;
+    }
+    cp = (cp << 6) | (b & 0x3f);
+    taken += 3;
+  }
+  seqEnd = i + taken;
+  return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? -1 : cp;
 }
 
 module.exports = { disposition, buildAbsolute, buildRelative, splitAbsolute, queryPairs };

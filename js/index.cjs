@@ -423,8 +423,13 @@ class QueryMap {
 
   /** @param {Iterable<[string, string[]]>} entries @param {boolean} ignoreCase */
   constructor(entries = [], ignoreCase = false) {
-    this.#built = new Map();
     this.#ignoreCase = ignoreCase;
+    if (entries === FROM_PAIRS) {
+      // [FROM_PAIRS]: no entries to read, no map to make yet.
+      this.#built = null;
+      return;
+    }
+    this.#built = new Map();
     for (const [name, values] of entries) {
       const key = ignoreCase ? fold(name) : name;
       const e = this.#built.get(key);
@@ -504,8 +509,7 @@ class QueryMap {
 
   /** A map of `[name, value]` pairs, in order (parseQuery's JS path; not public). */
   static [FROM_PAIRS](pairs, ignoreCase) {
-    const m = new QueryMap(undefined, ignoreCase);
-    m.#built = null;
+    const m = new QueryMap(FROM_PAIRS, ignoreCase);
     m.#pairs = pairs;
     return m;
   }

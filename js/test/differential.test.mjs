@@ -224,7 +224,9 @@ test('buildAbsolute, buildRelative, splitAbsolute: seeded random parts, JS path 
   assert.ok(built.js > built.all / 10, `JS answered ${built.js} of ${built.all}`);
 
   const split = counter();
-  const tails = ['', '/', '/a/b', '/a%20b', '/%2F', '/é', '?q', '?q#f', '#f', '/p?q=1#x', '/%', '/%00', '/\ud800'];
+  const tails = ['', '/', '/a/b', '/a%20b', '/%2F', '/é', '?q', '?q#f', '#f', '/p?q=1#x', '/%', '/%00', '/\ud800',
+    '/caf%C3%A9', '/%C3', '/%C3%C3%A9', '/%E2%82%AC', '/%E2%82', '/%C0%AF', '/%ED%A0%80', '/%F0%9F%98%80', '/%F4%90%80%80',
+    '/%F8', '/%80', '/%c3%a9', '/%E2%2F%AC', '/%4', '/%zz', '/%41%42'];
   const authorities = ['localhost', 'u@h', 'u:p@h:1', '@h', 'h@', ':80', '', 'a@b@c', 'é', '[::1]:80'];
   for (let n = 0; n < 3000; n++) {
     let u = r.pick(schemes) + r.pick(['://', ':/', '//', '://', '://']) + r.pick(authorities);
