@@ -26,8 +26,14 @@ const PCHAR = 16;
 const CHARSETC = 32;
 /** ASCII hex digit */
 const HEXDIG = 64;
+// The Content-Disposition scanner's bits: ORed into a running set over a token, they tell in
+// one operation a char whether it held upper case or a `*`.
+const UPPER = 128;
+const STAR = 256;
+/** qdtext but `"` and `\` (HTAB SP ! #-[ ]-~): what a quoted string holds as it is. */
+const QDTEXT = 512;
 
-const CLASS = new Uint8Array(128);
+const CLASS = new Uint16Array(128);
 function add(chars, cls) {
   for (let i = 0; i < chars.length; i++) CLASS[chars.charCodeAt(i)] |= cls;
 }
@@ -46,6 +52,11 @@ add('!#$%&+-^_`{}~', CHARSETC);
 addRange('0', '9', HEXDIG);
 addRange('a', 'f', HEXDIG);
 addRange('A', 'F', HEXDIG);
+addRange('A', 'Z', UPPER);
+add('*', STAR);
+add('\t !', QDTEXT);
+addRange('#', '[', QDTEXT);
+addRange(']', '~', QDTEXT);
 
 /** Whether char code `c` is in class `cls`. */
 const is = (c, cls) => c < 128 && (CLASS[c] & cls) !== 0;
@@ -67,23 +78,6 @@ const LINEAR_NAMES = 8;
 const MAX_PARAMS = 64;
 
 /**
- * The header scanner's classes, one table: a char's entry ORed into a running set tells in
- * one operation per char whether a token held upper case or a `*`.
- */
-const H_TOKEN = 1;
-const H_UPPER = 2;
-const H_STAR = 4;
-/** qdtext but `"` and `\` (HTAB SP ! #-[ ]-~): what a quoted string holds as it is. */
-const H_QDTEXT = 8;
-const H = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  if (is(c, TCHAR)) H[c] |= H_TOKEN;
-  if (c === 9 || (c >= 32 && c < 127 && c !== 34 && c !== 92)) H[c] |= H_QDTEXT;
-}
-for (let c = 65; c <= 90; c++) H[c] |= H_UPPER;
-H[42] |= H_STAR;
-
-/**
  * `parseContentDisposition(header)` in the Strict profile for a header that parses: a token
  * type and `; name=value` parameters, values tokens or quoted strings (any char but controls,
  * DEL and lone surrogates; quoted-pairs unescaped), no duplicate names, no RFC 2231 section
@@ -98,12 +92,12 @@ function disposition(h, decode2047) {
   let seen = 0;
   for (let i = 0; i < len; i++) {
     const c = h.charCodeAt(i);
-    const k = c < 128 ? H[c] : 0;
-    if ((k & H_TOKEN) === 0) return withParameters(h, decode2047, i, seen);
+    const k = c < 128 ? CLASS[c] : 0;
+    if ((k & TCHAR) === 0) return withParameters(h, decode2047, i, seen);
     seen |= k;
   }
   if (len === 0) return undefined;
-  return { type: (seen & H_UPPER) !== 0 ? h.toLowerCase() : h, filename: null, parameters: [] };
+  return { type: (seen & UPPER) !== 0 ? h.toLowerCase() : h, filename: null, parameters: [] };
 }
 
 /**
@@ -120,14 +114,14 @@ function withParameters(h, decode2047, stop, seen) {
     // OWS, then the type: a token.
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
     typeStart = i;
-    while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = H[c]) & H_TOKEN) !== 0) {
+    while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = CLASS[c]) & TCHAR) !== 0) {
       seen |= k;
       i++;
     }
     if (i === typeStart) return undefined;
   }
   const type = typeStart === 0 && i === len ? h : h.slice(typeStart, i);
-  const result = { type: (seen & H_UPPER) !== 0 ? type.toLowerCase() : type, filename: null, parameters: [] };
+  const result = { type: (seen & UPPER) !== 0 ? type.toLowerCase() : type, filename: null, parameters: [] };
   if (i === len) return result;
   // `filename=x` where the type should be: an error.
   if (c === 61) return undefined;
@@ -144,16 +138,16 @@ function withParameters(h, decode2047, stop, seen) {
     // The name: a token, lowercased in the answer.
     const nameStart = i;
     seen = 0;
-    while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = H[c]) & H_TOKEN) !== 0) {
+    while (i < len && (c = h.charCodeAt(i)) < 128 && ((k = CLASS[c]) & TCHAR) !== 0) {
       seen |= k;
       i++;
     }
     if (i === nameStart) return undefined;
     let name = h.slice(nameStart, i);
-    if ((seen & H_UPPER) !== 0) name = name.toLowerCase();
+    if ((seen & UPPER) !== 0) name = name.toLowerCase();
     // A `*` but at the end may make a section (`name*N`, `name*N*`): RFC 2231 continuations
     // and their limit are wasm's.
-    if ((seen & H_STAR) !== 0 && name.indexOf('*') !== name.length - 1) return undefined;
+    if ((seen & STAR) !== 0 && name.indexOf('*') !== name.length - 1) return undefined;
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
     if (c !== 61 /* = */ || i === len) return undefined;
     i++;
@@ -178,7 +172,7 @@ function withParameters(h, decode2047, stop, seen) {
         if (i >= len) return undefined;
         c = h.charCodeAt(i);
         if (c < 128) {
-          if ((H[c] & H_QDTEXT) !== 0) {
+          if ((CLASS[c] & QDTEXT) !== 0) {
             i++;
             continue;
           }
@@ -208,7 +202,7 @@ function withParameters(h, decode2047, stop, seen) {
       i++;
     } else {
       const start = i;
-      while (i < len && (c = h.charCodeAt(i)) < 128 && (H[c] & H_TOKEN) !== 0) i++;
+      while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) i++;
       if (i === start) return undefined;
       value = h.slice(start, i);
     }

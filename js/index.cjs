@@ -599,9 +599,21 @@ function part(v, key) {
  * fragment are passed with their leading `?`/`#`).
  */
 function buildAbsolute(parts) {
-  const p = expectParts(parts, 'buildAbsolute', ABSOLUTE_PARTS, isAbsolutePart);
-  const scheme = part(p.scheme, 'scheme');
-  const host = part(p.host, 'host');
+  return build(expectParts(parts, 'buildAbsolute', ABSOLUTE_PARTS, isAbsolutePart), true);
+}
+
+/** `pathBase/path?query#fragment`, escaped as needed. */
+function buildRelative(parts) {
+  return build(expectParts(parts, 'buildRelative', RELATIVE_PARTS, isRelativePart), false);
+}
+
+/**
+ * Both builders: every part's type checked in order, then every length, then the JS path,
+ * then wasm. `absolute`: with a scheme and a host.
+ */
+function build(p, absolute) {
+  const scheme = absolute ? part(p.scheme, 'scheme') : '';
+  const host = absolute ? part(p.host, 'host') : '';
   const pathBase = part(p.pathBase, 'pathBase');
   const path = part(p.path, 'path');
   const query = part(p.query, 'query');
@@ -612,31 +624,15 @@ function buildAbsolute(parts) {
   checkLength(path);
   checkLength(query);
   checkLength(fragment);
-  if (fastPaths) {
-    const s = fast.buildAbsolute(scheme, host, pathBase, path, query, fragment);
-    if (s !== undefined) return s;
+  if (!absolute) {
+    const s = fastPaths ? fast.buildRelative(pathBase, path, query, fragment) : undefined;
+    return s ?? wasm.rp_build_relative(pathBase, path, query, fragment);
   }
-  const s = wasm.rp_build_absolute(scheme, host, pathBase, path, query, fragment);
-  if (s === undefined) fail('', answer());
-  return s;
-}
-
-/** `pathBase/path?query#fragment`, escaped as needed. */
-function buildRelative(parts) {
-  const p = expectParts(parts, 'buildRelative', RELATIVE_PARTS, isRelativePart);
-  const pathBase = part(p.pathBase, 'pathBase');
-  const path = part(p.path, 'path');
-  const query = part(p.query, 'query');
-  const fragment = part(p.fragment, 'fragment');
-  checkLength(pathBase);
-  checkLength(path);
-  checkLength(query);
-  checkLength(fragment);
-  if (fastPaths) {
-    const s = fast.buildRelative(pathBase, path, query, fragment);
-    if (s !== undefined) return s;
-  }
-  return wasm.rp_build_relative(pathBase, path, query, fragment);
+  const s = fastPaths ? fast.buildAbsolute(scheme, host, pathBase, path, query, fragment) : undefined;
+  if (s !== undefined) return s;
+  const built = wasm.rp_build_absolute(scheme, host, pathBase, path, query, fragment);
+  if (built === undefined) fail('', answer());
+  return built;
 }
 
 /** Splits an absolute URI into `{scheme, host, path, query, fragment}` (path unescaped). */
