@@ -1,7 +1,9 @@
 'use strict';
 // The idiomatic JS layer over the wasm exports of src/faces/js.rs. Parsing happens in wasm; this
 // file moves strings across the boundary (see src/faces/js.rs for the span protocol, which it
-// defines) and shapes answers.
+// defines) and shapes answers. Small inputs of the common shapes are answered in JS instead
+// (fast.cjs, and shortPairs below), with exactly wasm's answers: wasm's fixed cost per call is
+// more than their whole work (js/BENCHMARKS.md, test/differential.test.mjs).
 
 const wasm = require('./pkg/reqparse.js');
 const fast = require('./fast.cjs');
