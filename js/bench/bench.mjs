@@ -3,7 +3,9 @@
 //
 // Each contender runs in rounds of ~ROUND_MS, interleaved with the others so that machine noise
 // (2 shared cores) hits everyone alike; the median round is reported.
-//   node bench/bench.mjs [--rounds N] [--round-ms MS] [--filter text]
+//   node bench/bench.mjs [--rounds N] [--round-ms MS] [--filter text] [--json FILE]
+// --json writes the medians too, for bench/chart.mjs (the median of several runs and a chart).
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import querystring from 'node:querystring';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '15' },
     'round-ms': { type: 'string', default: '40' },
     filter: { type: 'string', default: '' },
+    json: { type: 'string' },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -230,7 +233,12 @@ function fmt(ns) {
   return ns >= 10000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`;
 }
 
+/** Every table's medians, for --json: `{title, contenders, rows: [{label, size, ns}]}`. */
+const results = [];
+
 function table(title, contenders, inputs, check) {
+  const result = { title, contenders: contenders.map(([n]) => n), rows: [] };
+  results.push(result);
   console.log(`\n## ${title}\n`);
   console.log(`| input | size | ${contenders.map(([n]) => n).join(' | ')} |`);
   console.log(`|---|---:|${contenders.map(() => '---:').join('|')}|`);
@@ -256,6 +264,7 @@ function table(title, contenders, inputs, check) {
           : `${fmt(t)} (**${(t / ns[0]).toFixed(2)}x**)`,
     );
     console.log(`| ${label} | ${size} | ${cells.join(' | ')} |`);
+    result.rows.push({ label, size, ns: ns.map((t) => (Number.isNaN(t) ? null : t)) });
   }
 }
 
@@ -315,3 +324,7 @@ table('buildAbsolute', buildContenders, URI_PARTS, checkBuild);
 table('buildRelative', relativeContenders, RELATIVE_PARTS, checkRelative);
 table('splitAbsolute', splitContenders, URIS, checkSplit);
 if (sink === 0.5) console.log(sink);
+if (args.json) {
+  const run = { node: process.version, rounds: ROUNDS, roundMs: ROUND_MS, date: new Date().toISOString(), tables: results };
+  writeFileSync(args.json, `${JSON.stringify(run, null, 1)}\n`);
+}
