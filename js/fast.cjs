@@ -553,10 +553,13 @@ function queryPairs(q, raw) {
   let pct = raw ? -1 : q.indexOf('%', i);
   let plus = raw ? -1 : q.indexOf('+', i);
   while (i < len) {
-    while (q.charCodeAt(i) === 38 /* & */) i++;
-    if (i >= len) break;
     let amp = q.indexOf('&', i);
     if (amp < 0) amp = len;
+    if (amp === i) {
+      // Empty segments (a run of `&`): nothing.
+      while (q.charCodeAt(++i) === 38);
+      continue;
+    }
     if (eq !== -1 && eq < i) eq = q.indexOf('=', i);
     const nameEnd = eq !== -1 && eq < amp ? eq : amp;
     const valueStart = nameEnd < amp ? nameEnd + 1 : amp;
