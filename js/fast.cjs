@@ -160,17 +160,17 @@ function withParameters(h, decode2047, stop, seen) {
       quoted = true;
       const start = ++i;
       let escaped = false;
-      // The usual quoted string: up to the next `"` (found natively), nothing but printable
-      // ASCII, HTAB and non-surrogate chars past it; anything else (a `\`, which may hide a
-      // `"`, a control, DEL, a surrogate) is read by the loop below from the start.
-      const close = h.indexOf('"', i);
-      if (close < 0) return undefined;
-      for (; i < close; i++) {
+      // The usual quoted string in one loop of simple compares: printable ASCII, HTAB and
+      // non-surrogate chars up to the closing `"`; anything else (a `\`, a control, DEL, a
+      // surrogate) is read by the loop below from there on.
+      for (; i < len; i++) {
         c = h.charCodeAt(i);
+        if (c === 34) break;
         if (c < 32 ? c !== 9 : c === 92 || (c >= 127 && (c === 127 || (c >= 0xd800 && c <= 0xdfff)))) break;
       }
-      if (i !== close) i = start;
-      while (i !== close || escaped) {
+      if (i >= len) return undefined;
+      // (Entered unless the first loop ended at the closing quote; left only by its `break`.)
+      while (c !== 34 || escaped) {
         if (i >= len) return undefined;
         c = h.charCodeAt(i);
         if (c < 128) {
