@@ -4,7 +4,7 @@
 // answer, or `undefined` when the input holds anything it does not take, and the caller then
 // asks wasm. They never throw for bad input and never report an error: every rejected input,
 // every limit and every rare form (other profiles, RFC 2231 continuations, charsets other than
-// UTF-8, escapes to decode in a path, hosts that need IDNA or are IP literals) goes to wasm.
+// UTF-8, paths to escape, hosts that need IDNA or are IP literals) goes to wasm.
 //
 // The rules are the core's, restated for these shapes only (the file each follows is named at
 // each function); test/differential.test.mjs runs the vectors and seeded random inputs through
@@ -26,8 +26,8 @@ const PCHAR = 16;
 const CHARSETC = 32;
 /** ASCII hex digit */
 const HEXDIG = 64;
-// The Content-Disposition scanner's bits: ORed into a running set over a token, they tell in
-// one operation a char whether it held upper case or a `*`.
+// The Content-Disposition scanner's bits: ORed into a running set over a token (one operation
+// a char), they tell whether it held upper case or a `*`.
 const UPPER = 128;
 const STAR = 256;
 /** qdtext but `"` and `\` (HTAB SP ! #-[ ]-~): what a quoted string holds as it is. */
