@@ -129,7 +129,9 @@ function withParameters(h, decode2047, stop, seen) {
   if (c === 61) return undefined;
   const parameters = result.parameters;
   let plain;
+  /** The `filename*` token and what extToken() made of it. */
   let star;
+  let starText;
   let names;
   for (;;) {
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
@@ -155,9 +157,7 @@ function withParameters(h, decode2047, stop, seen) {
     i++;
     while (i < len && ((c = h.charCodeAt(i)) === 32 || c === 9)) i++;
     let value;
-    let quoted = false;
     if (i < len && c === 34 /* " */) {
-      quoted = true;
       const start = ++i;
       let escaped = false;
       // The usual quoted string in one loop of simple compares: printable ASCII, HTAB and
@@ -204,7 +204,14 @@ function withParameters(h, decode2047, stop, seen) {
       i++;
     } else {
       const start = i;
-      while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) i++;
+      if (name === 'filename*' && star === undefined) {
+        // Its token scanned and decoded in one pass.
+        starText = extToken(h, i, len);
+        i = tokenEnd;
+        star = h.slice(start, i);
+      } else {
+        while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) i++;
+      }
       if (i === start) return undefined;
       value = h.slice(start, i);
     }
@@ -220,14 +227,12 @@ function withParameters(h, decode2047, stop, seen) {
       names.add(name);
     }
     if (name === 'filename') plain = value;
-    else if (name === 'filename*' && !quoted) star = value;
     parameters.push([name, value]);
   }
   if (star !== undefined) {
-    const v = extValue(star);
-    if (v === null) return undefined;
-    if (v !== undefined) {
-      result.filename = v;
+    if (starText === null) return undefined;
+    if (starText !== undefined) {
+      result.filename = starText;
       return result;
     }
   }
@@ -251,61 +256,89 @@ function unescapeQuoted(s) {
   return out + s.slice(last);
 }
 
+/** Where the token extToken() read ends. */
+let tokenEnd = 0;
+
+/** The end of the token at `h[i]`. */
+function tokenFrom(h, i, len) {
+  while (i < len && is(h.charCodeAt(i), TCHAR)) i++;
+  return i;
+}
+
 /**
- * A `filename*` token as the Strict profile decodes it (RFC 8187, src/disposition/
- * ext_value.rs): its text, `undefined` when it is not a valid ext-value (the filename then
- * comes from `filename`), `null` when its charset is one this file leaves to wasm
- * (ISO-8859-1, US-ASCII).
+ * The `filename*` token at `h[from]` (its end in `tokenEnd`) as the Strict profile decodes it
+ * (RFC 8187, src/disposition/ext_value.rs), in the same pass that finds its end: its text,
+ * `undefined` when it is not a valid ext-value (the filename then comes from `filename`),
+ * `null` when its charset is one this file leaves to wasm (ISO-8859-1, US-ASCII).
  */
-function extValue(raw) {
-  const first = raw.indexOf("'");
-  if (first <= 0) return undefined;
-  const second = raw.indexOf("'", first + 1);
-  if (second < 0) return undefined;
-  for (let i = first + 1; i < second; i++) {
+function extToken(h, from, len) {
+  const first = h.indexOf("'", from);
+  const second = first < 0 ? -1 : h.indexOf("'", first + 1);
+  // Both quotes must be inside the token: no char before them that ends it.
+  let i = from;
+  while (i < second && is(h.charCodeAt(i), TCHAR)) i++;
+  if (second < 0 || i < second || first === from) {
+    tokenEnd = tokenFrom(h, i, len);
+    return undefined;
+  }
+  for (let j = first + 1; j < second; j++) {
     // RFC 5646 language tags as RFC 8187 takes them: letters, digits and `-`.
-    const c = raw.charCodeAt(i);
-    if (!(c === 45 || isAlnum(c))) return undefined;
+    const c = h.charCodeAt(j);
+    if (!(c === 45 || isAlnum(c))) {
+      tokenEnd = tokenFrom(h, second, len);
+      return undefined;
+    }
   }
   // Only UTF-8 here (labels are ASCII case-insensitive; `utf-8` is all mime-charsetc).
-  if (!isUtf8Label(raw, first)) {
-    for (let i = 0; i < first; i++) if (!is(raw.charCodeAt(i), CHARSETC)) return undefined;
-    const cs = raw.slice(0, first).toLowerCase();
+  if (!isUtf8Label(h, from, first)) {
+    tokenEnd = tokenFrom(h, second, len);
+    for (let j = from; j < first; j++) if (!is(h.charCodeAt(j), CHARSETC)) return undefined;
+    const cs = h.slice(from, first).toLowerCase();
     return cs === 'iso-8859-1' || cs === 'us-ascii' ? null : undefined;
   }
-  // value-chars (attr-chars and valid escapes), the escapes decoded as UTF-8 as they are
-  // checked: any failure (a char that is not a value-char, a bad escape, bytes that are not
-  // UTF-8 by Unicode Table 3-7, as charset.rs `Chars` reads them) makes the ext-value invalid.
-  const len = raw.length;
-  const from = second + 1;
+  // value-chars (attr-chars and valid escapes) up to the token's end, the escapes decoded as
+  // UTF-8 as they are checked: any failure (a tchar that is not a value-char, a bad escape,
+  // bytes that are not UTF-8 by Unicode Table 3-7, as charset.rs `Chars` reads them) makes
+  // the ext-value invalid.
+  const start = second + 1;
   let out = '';
-  let last = from;
-  let i = from;
+  let last = start;
+  i = start;
   while (i < len) {
-    const c = raw.charCodeAt(i);
+    const c = h.charCodeAt(i);
     if (c !== 37) {
-      if (!(c < 128 && (CLASS[c] & ATTR) !== 0)) return undefined;
-      i++;
-      continue;
+      if (c < 128 && (CLASS[c] & ATTR) !== 0) {
+        i++;
+        continue;
+      }
+      if (is(c, TCHAR)) {
+        tokenEnd = tokenFrom(h, i, len);
+        return undefined;
+      }
+      break;
     }
-    const cp = escapedChar(raw, i);
-    if (cp < 0) return undefined;
-    out += raw.slice(last, i) + fromCodePoint(cp);
+    const cp = escapedChar(h, i);
+    if (cp < 0) {
+      tokenEnd = tokenFrom(h, i, len);
+      return undefined;
+    }
+    out += h.slice(last, i) + fromCodePoint(cp);
     i = seqEnd;
     last = i;
   }
-  return last === from ? raw.slice(from) : out + raw.slice(last);
+  tokenEnd = i;
+  return last === start ? h.slice(start, i) : out + h.slice(last, i);
 }
 
-/** Whether `raw[0..n]` is `utf-8` in any case. */
-function isUtf8Label(raw, n) {
+/** Whether `s[from..to]` is `utf-8` in any case. */
+function isUtf8Label(s, from, to) {
   return (
-    n === 5 &&
-    (raw.charCodeAt(0) | 0x20) === 117 &&
-    (raw.charCodeAt(1) | 0x20) === 116 &&
-    (raw.charCodeAt(2) | 0x20) === 102 &&
-    raw.charCodeAt(3) === 45 &&
-    raw.charCodeAt(4) === 56
+    to - from === 5 &&
+    (s.charCodeAt(from) | 0x20) === 117 &&
+    (s.charCodeAt(from + 1) | 0x20) === 116 &&
+    (s.charCodeAt(from + 2) | 0x20) === 102 &&
+    s.charCodeAt(from + 3) === 45 &&
+    s.charCodeAt(from + 4) === 56
   );
 }
 
