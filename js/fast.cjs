@@ -208,12 +208,12 @@ function withParameters(h, decode2047, stop, seen) {
         // Its token scanned and decoded in one pass.
         starText = extToken(h, i, len);
         i = tokenEnd;
-        star = h.slice(start, i);
       } else {
         while (i < len && (c = h.charCodeAt(i)) < 128 && (CLASS[c] & TCHAR) !== 0) i++;
       }
       if (i === start) return undefined;
       value = h.slice(start, i);
+      if (name === 'filename*' && star === undefined) star = value;
     }
     const n = parameters.length;
     if (n === MAX_PARAMS) return undefined;
