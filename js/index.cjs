@@ -283,6 +283,15 @@ const DISPOSITION_INIT = ['type', 'filename', 'parameters'];
 // ---- query strings --------------------------------------------------------------------------
 
 /**
+ * A query function's options (checked in this order: keys, profile, flag): its profile and its
+ * boolean option `name` (`raw`, `ignoreCase`). Without options neither function calls this.
+ */
+function queryOptions(options, what, known, name) {
+  const o = expectOptions(options, what, known);
+  return [profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, what), flag(o[name], name)];
+}
+
+/**
  * The pairs of a query string, in order, as `[name, value]` arrays.
  * @param {string} query
  * @param {{profile?: 'whatwg'|'dotnet'|'strict', raw?: boolean}} [options]
@@ -291,11 +300,7 @@ function queryPairs(query, options) {
   expectString(query, 'queryPairs: query');
   let profile = DEFAULT_PROFILE;
   let raw = false;
-  if (options !== undefined) {
-    const o = expectOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS);
-    profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
-    raw = flag(o.raw, 'raw');
-  }
+  if (options !== undefined) [profile, raw] = queryOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS, 'raw');
   if (fastPaths && (query.length < JS_QUERY || (query.length <= MAX_INPUT_LENGTH && tinyPairs(query)))) {
     const pairs = query.length < SHORT_QUERY ? shortPairs(query, raw) : fast.queryPairs(query, raw);
     if (pairs !== undefined) return pairs;
@@ -535,9 +540,7 @@ function parseQuery(query, options) {
   let profile = DEFAULT_PROFILE;
   let ignoreCase = false;
   if (options !== undefined) {
-    const o = expectOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS);
-    profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'parseQuery');
-    ignoreCase = flag(o.ignoreCase, 'ignoreCase');
+    [profile, ignoreCase] = queryOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS, 'ignoreCase');
   }
   if (query.length < SHORT_MAP && fastPaths) {
     const pairs = query.length < SHORT_QUERY ? shortPairs(query, false) : fast.queryPairs(query, false);
