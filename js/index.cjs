@@ -1,9 +1,18 @@
 'use strict';
 // The idiomatic JS layer over the wasm exports of src/faces/js.rs. Parsing happens in wasm; this
 // file moves strings across the boundary (see src/faces/js.rs for the span protocol, which it
-// defines) and shapes answers.
+// defines) and shapes answers. Small inputs of the common shapes are answered in JS instead
+// (fast.cjs, and shortPairs below), with exactly wasm's answers: wasm's fixed cost per call is
+// more than their whole work (js/BENCHMARKS.md, test/differential.test.mjs).
 
 const wasm = require('./pkg/reqparse.js');
+const fast = require('./fast.cjs');
+
+/**
+ * Whether the pure-JS paths (fast.cjs, shortPairs) may answer. Only the differential test turns
+ * them off, through the internal hook at the end of this file, to compare them with wasm.
+ */
+let fastPaths = true;
 
 /** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js.rs). */
 const ABI_VERSION = 2;
@@ -41,6 +50,18 @@ const MAX_INPUT_LENGTH = fromLayout('maxInputLength');
 
 /** Below this length a pure-JS scan beats the fixed cost of a wasm call (see queryPairs). */
 const SHORT_QUERY = 32;
+/**
+ * Below this length fast.cjs's scan (native indexOf, decoding in JS) beats wasm on queries
+ * with escapes as on plain ones (js/BENCHMARKS.md): wasm's fixed cost and the answer's
+ * reading outweigh its faster scan until about 1 KB of a realistic query.
+ */
+const JS_QUERY = 1024;
+/**
+ * The same for parseQuery, whose wasm answer costs more to read; under 2,000 UTF-16 units, so
+ * the map's limits (1,000 pairs: each but the last takes two units; 64 KiB decoded: 3 bytes a
+ * unit at most) never apply.
+ */
+const SHORT_MAP = 1536;
 
 // A span's top bits are its tag; below them, its offset. The input's tag is 0, so a span is
 // the input's exactly when its start is at most MASK (asserted in src/faces/js.rs).
@@ -204,8 +225,12 @@ function expectOptions(options, what, known) {
   if (options === undefined || options === null) return EMPTY;
   if (typeof options !== 'object') throw new TypeError(`${what} options must be an object`);
   if (known !== undefined) {
-    const key = Object.keys(options).find((k) => !known.includes(k));
-    if (key !== undefined) throw new TypeError(`${what}: unknown option '${key}' (known: ${known.join(', ')})`);
+    // for-in, not Object.keys: no array made per call. Own keys come first, in the same order.
+    for (const key in options) {
+      if (!known.includes(key) && Object.hasOwn(options, key)) {
+        throw new TypeError(`${what}: unknown option '${key}' (known: ${known.join(', ')})`);
+      }
+    }
   }
   return options;
 }
@@ -217,6 +242,10 @@ const QUERY_PROFILES = profileTable(fromLayout('queryProfiles'));
 /** The core lists each module's default profile first. */
 const DEFAULT_PROFILE = 0;
 const DISPOSITION_PROFILES = profileTable(fromLayout('dispositionProfiles'));
+/** The profile fast.cjs's disposition() follows. */
+const STRICT = DISPOSITION_PROFILES.strict;
+// Without options the profile is the default, which fast.cjs's disposition() must then be.
+if (STRICT !== DEFAULT_PROFILE) throw mismatch('lists another default Content-Disposition profile than strict');
 
 function profileOf(table, profile, fallback, what) {
   if (profile === undefined) return fallback;
@@ -254,17 +283,26 @@ const DISPOSITION_INIT = ['type', 'filename', 'parameters'];
 // ---- query strings --------------------------------------------------------------------------
 
 /**
+ * A query function's options (checked in this order: keys, profile, flag): its profile and its
+ * boolean option `name` (`raw`, `ignoreCase`). Without options neither function calls this.
+ */
+function queryOptions(options, what, known, name) {
+  const o = expectOptions(options, what, known);
+  return [profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, what), flag(o[name], name)];
+}
+
+/**
  * The pairs of a query string, in order, as `[name, value]` arrays.
  * @param {string} query
  * @param {{profile?: 'whatwg'|'dotnet'|'strict', raw?: boolean}} [options]
  */
 function queryPairs(query, options) {
   expectString(query, 'queryPairs: query');
-  const o = expectOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS);
-  const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'queryPairs');
-  const raw = flag(o.raw, 'raw');
-  if (query.length < SHORT_QUERY) {
-    const pairs = shortPairs(query, raw);
+  let profile = DEFAULT_PROFILE;
+  let raw = false;
+  if (options !== undefined) [profile, raw] = queryOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS, 'raw');
+  if (fastPaths && (query.length < JS_QUERY || (query.length <= MAX_INPUT_LENGTH && tinyPairs(query)))) {
+    const pairs = query.length < SHORT_QUERY ? shortPairs(query, raw) : fast.queryPairs(query, raw);
     if (pairs !== undefined) return pairs;
   }
   const written = write(query);
@@ -283,6 +321,20 @@ function queryPairs(query, options) {
     ];
   }
   return pairs;
+}
+
+/**
+ * Whether a long query looks like many tiny pairs (`a=%41&` …), where wasm's cost per pair
+ * outweighs its faster scan and fast.cjs answers sooner: an `&` every 12 chars or more often
+ * over its first 512, none of them doubled (runs of `&`, which wasm skips far faster).
+ */
+function tinyPairs(q) {
+  let n = 0;
+  for (let at = q.indexOf('&'); at >= 0 && at < 512; at = q.indexOf('&', at + 1)) {
+    if (q.charCodeAt(at + 1) === 38) return false;
+    n++;
+  }
+  return n >= 512 / 12;
 }
 
 // 1 + the digit's value for ASCII hex digits, 0 for anything else.
@@ -353,6 +405,13 @@ function unescape(s) {
   return last === 0 ? s : out + s.slice(last);
 }
 
+/** QueryMap's non-public constructor from pairs. */
+const FROM_PAIRS = Symbol('fromPairs');
+/** Up to this many pairs, `get` on a map made from pairs scans them instead of indexing. */
+const LINEAR_MAX = 16;
+/** Past LINEAR_MAX pairs, the first this many `get`s scan too; the next builds the map. */
+const LINEAR_SCANS = 4;
+
 // ASCII-only, as the core's ignore_case: the Kelvin sign is not a K.
 const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
@@ -361,19 +420,49 @@ const fold = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
  * in input order. Build one with parseQuery().
  */
 class QueryMap {
-  #map;
+  /** `key → [name, values]` (built on first need when the map was made from pairs). */
+  #built;
+  /** The `[name, value]` pairs it was made from (parseQuery's JS path), else null. */
+  #pairs = null;
+  /** Lookups answered by scanning the pairs, before the map is built. */
+  #scans = 0;
   #ignoreCase;
 
   /** @param {Iterable<[string, string[]]>} entries @param {boolean} ignoreCase */
   constructor(entries = [], ignoreCase = false) {
-    this.#map = new Map();
     this.#ignoreCase = ignoreCase;
+    if (entries === FROM_PAIRS) {
+      // [FROM_PAIRS]: no entries to read, no map to make yet.
+      this.#built = null;
+      return;
+    }
+    this.#built = new Map();
     for (const [name, values] of entries) {
       const key = ignoreCase ? fold(name) : name;
-      const e = this.#map.get(key);
+      const e = this.#built.get(key);
       if (e) e[1].push(...values);
-      else this.#map.set(key, [name, [...values]]);
+      else this.#built.set(key, [name, [...values]]);
     }
+  }
+
+  /** The map, built from the pairs if it was not yet. */
+  get #map() {
+    let m = this.#built;
+    if (m === null) {
+      m = new Map();
+      const ignoreCase = this.#ignoreCase;
+      const pairs = this.#pairs;
+      for (let i = 0; i < pairs.length; i++) {
+        const [name, value] = pairs[i];
+        const key = ignoreCase ? fold(name) : name;
+        const e = m.get(key);
+        if (e === undefined) m.set(key, [name, [value]]);
+        else e[1].push(value);
+      }
+      this.#built = m;
+      this.#pairs = null;
+    }
+    return m;
   }
 
   #entry(name) {
@@ -382,6 +471,14 @@ class QueryMap {
 
   /** The first value of `name`, or null. */
   get(name) {
+    const pairs = this.#pairs;
+    if (pairs !== null && !this.#ignoreCase && (pairs.length <= LINEAR_MAX || this.#scans++ < LINEAR_SCANS)) {
+      // A few pairs, or the first few lookups (the usual parseQuery + get): a scan costs
+      // less than building the map, as in the core's QueryMap.
+      const key = String(name);
+      for (let i = 0; i < pairs.length; i++) if (pairs[i][0] === key) return pairs[i][1];
+      return null;
+    }
     const e = this.#entry(name);
     return e === undefined ? null : e[1][0];
   }
@@ -417,6 +514,13 @@ class QueryMap {
     return this.entries();
   }
 
+  /** A map of `[name, value]` pairs, in order (parseQuery's JS path; not public). */
+  static [FROM_PAIRS](pairs, ignoreCase) {
+    const m = new QueryMap(FROM_PAIRS, ignoreCase);
+    m.#pairs = pairs;
+    return m;
+  }
+
   forEach(callback, thisArg) {
     for (const [name, values] of this.entries()) callback.call(thisArg, values, name, this);
   }
@@ -433,9 +537,15 @@ class QueryMap {
  */
 function parseQuery(query, options) {
   expectString(query, 'parseQuery: query');
-  const o = expectOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS);
-  const profile = profileOf(QUERY_PROFILES, o.profile, DEFAULT_PROFILE, 'parseQuery');
-  const ignoreCase = flag(o.ignoreCase, 'ignoreCase');
+  let profile = DEFAULT_PROFILE;
+  let ignoreCase = false;
+  if (options !== undefined) {
+    [profile, ignoreCase] = queryOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS, 'ignoreCase');
+  }
+  if (query.length < SHORT_MAP && fastPaths) {
+    const pairs = query.length < SHORT_QUERY ? shortPairs(query, false) : fast.queryPairs(query, false);
+    if (pairs !== undefined) return QueryMap[FROM_PAIRS](pairs, ignoreCase);
+  }
   const written = write(query);
   const n = wasm.rp_query_map(written, profile, ignoreCase, written === query.length);
   const q = wellFormed(query, written);
@@ -458,8 +568,33 @@ function parseQuery(query, options) {
 const RELATIVE_PARTS = ['pathBase', 'path', 'query', 'fragment'];
 const ABSOLUTE_PARTS = ['scheme', 'host', ...RELATIVE_PARTS];
 
-function part(parts, key) {
-  const v = parts[key];
+// The same lists as switches: half the cost of includes() in the per-call key check, where
+// buildAbsolute spends most of its time when nothing needs escaping.
+function isRelativePart(key) {
+  switch (key) {
+    case 'pathBase':
+    case 'path':
+    case 'query':
+    case 'fragment':
+      return true;
+    default:
+      return false;
+  }
+}
+const isAbsolutePart = (key) => key === 'scheme' || key === 'host' || isRelativePart(key);
+
+/** expectOptions for a builder's parts, its key check a switch (`isKnown`). */
+function expectParts(parts, what, known, isKnown) {
+  if (parts === undefined || parts === null) return EMPTY;
+  if (typeof parts !== 'object') throw new TypeError(`${what} options must be an object`);
+  for (const key in parts) {
+    if (!isKnown(key) && Object.hasOwn(parts, key)) return expectOptions(parts, what, known);
+  }
+  return parts;
+}
+
+/** A part's value: absent is empty, anything else must be a string. */
+function part(v, key) {
   if (v === undefined || v === null) return '';
   return expectString(v, key);
 }
@@ -469,25 +604,49 @@ function part(parts, key) {
  * fragment are passed with their leading `?`/`#`).
  */
 function buildAbsolute(parts) {
-  const p = expectOptions(parts, 'buildAbsolute', ABSOLUTE_PARTS);
-  const args = ABSOLUTE_PARTS.map((k) => part(p, k));
-  for (const a of args) checkLength(a);
-  const s = wasm.rp_build_absolute(...args);
-  if (s === undefined) fail('', answer());
-  return s;
+  return build(expectParts(parts, 'buildAbsolute', ABSOLUTE_PARTS, isAbsolutePart), true);
 }
 
 /** `pathBase/path?query#fragment`, escaped as needed. */
 function buildRelative(parts) {
-  const p = expectOptions(parts, 'buildRelative', RELATIVE_PARTS);
-  const args = RELATIVE_PARTS.map((k) => part(p, k));
-  for (const a of args) checkLength(a);
-  return wasm.rp_build_relative(...args);
+  return build(expectParts(parts, 'buildRelative', RELATIVE_PARTS, isRelativePart), false);
+}
+
+/**
+ * Both builders: every part's type checked in order, then every length, then the JS path,
+ * then wasm. `absolute`: with a scheme and a host.
+ */
+function build(p, absolute) {
+  const scheme = absolute ? part(p.scheme, 'scheme') : '';
+  const host = absolute ? part(p.host, 'host') : '';
+  const pathBase = part(p.pathBase, 'pathBase');
+  const path = part(p.path, 'path');
+  const query = part(p.query, 'query');
+  const fragment = part(p.fragment, 'fragment');
+  checkLength(scheme);
+  checkLength(host);
+  checkLength(pathBase);
+  checkLength(path);
+  checkLength(query);
+  checkLength(fragment);
+  if (!absolute) {
+    const s = fastPaths ? fast.buildRelative(pathBase, path, query, fragment) : undefined;
+    return s ?? wasm.rp_build_relative(pathBase, path, query, fragment);
+  }
+  const s = fastPaths ? fast.buildAbsolute(scheme, host, pathBase, path, query, fragment) : undefined;
+  if (s !== undefined) return s;
+  const built = wasm.rp_build_absolute(scheme, host, pathBase, path, query, fragment);
+  if (built === undefined) fail('', answer());
+  return built;
 }
 
 /** Splits an absolute URI into `{scheme, host, path, query, fragment}` (path unescaped). */
 function splitAbsolute(uri) {
   expectString(uri, 'splitAbsolute: uri');
+  if (fastPaths && uri.length <= MAX_INPUT_LENGTH) {
+    const parts = fast.splitAbsolute(uri);
+    if (parts !== undefined) return parts;
+  }
   const written = write(uri);
   const n = wasm.rp_split_absolute(written, written === uri.length);
   const s = wellFormed(uri, written);
@@ -513,14 +672,27 @@ function splitAbsolute(uri) {
  * @param {{profile?: 'strict'|'browser'|'dotnet', decode2047?: boolean}} [options]
  */
 function parseContentDisposition(header, options) {
-  const what = 'parseContentDisposition';
   const isText = typeof header === 'string';
+  if (isText && options === undefined && fastPaths) {
+    const cd = fast.disposition(header, false);
+    if (cd !== undefined) return cd;
+  }
+  return dispositionOf(header, isText, options);
+}
+
+/** parseContentDisposition past its JS path for a string without options. */
+function dispositionOf(header, isText, options) {
+  const what = 'parseContentDisposition';
   if (!isText && !(header instanceof Uint8Array)) {
     throw new TypeError(`${what}: header must be a string or a Uint8Array, got ${header === null ? 'null' : typeof header}`);
   }
   const o = expectOptions(options, what, DISPOSITION_OPTIONS);
   const profile = profileOf(DISPOSITION_PROFILES, o.profile, DEFAULT_PROFILE, what);
   const decode2047 = flag(o.decode2047, 'decode2047');
+  if (isText && profile === STRICT && fastPaths && options !== undefined) {
+    const cd = fast.disposition(header, decode2047);
+    if (cd !== undefined) return cd;
+  }
   // Bytes have no JS string whose slices could answer: every answer string comes from wasm.
   const written = isText ? write(header) : writeBytes(header);
   const n = wasm.rp_disposition(written, profile, decode2047, isText && written === header.length);
@@ -570,3 +742,14 @@ module.exports = {
   parseForm,
   decodeChunked,
 };
+
+// Internal, for test/differential.test.mjs only (not documented, not a contract): turns the
+// pure-JS paths off and on, so that the same inputs can be answered by wasm alone.
+Object.defineProperty(module.exports, Symbol.for('reqparse.internal'), {
+  value: Object.freeze({
+    setFastPaths(on) {
+      fastPaths = on === true;
+    },
+    fast,
+  }),
+});

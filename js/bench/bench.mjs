@@ -3,7 +3,9 @@
 //
 // Each contender runs in rounds of ~ROUND_MS, interleaved with the others so that machine noise
 // (2 shared cores) hits everyone alike; the median round is reported.
-//   node bench/bench.mjs [--rounds N] [--round-ms MS] [--filter text]
+//   node bench/bench.mjs [--rounds N] [--round-ms MS] [--filter text] [--json FILE]
+// --json writes the medians too, for bench/chart.mjs (the median of several runs and a chart).
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import querystring from 'node:querystring';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '15' },
     'round-ms': { type: 'string', default: '40' },
     filter: { type: 'string', default: '' },
+    json: { type: 'string' },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -55,11 +58,50 @@ function query(size) {
   return parts.join('&');
 }
 
+/**
+ * About `size` bytes of pairs whose values are escaped CJK, Hangul, Cyrillic and emoji, as a
+ * search box or a chat app sends them (benches/query.rs `utf8_heavy`).
+ */
+function utf8Query(size) {
+  const escape = (v) =>
+    [...Buffer.from(v)].map((b) => (b === 0x20 ? '+' : /[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  const pieces = [
+    ['q', '中文 搜索 引擎'],
+    ['title', '日本語のタイトル'],
+    ['emoji', '😀🎉👍🏽'],
+    ['name', '张伟'],
+    ['city', '東京都 渋谷区'],
+    ['ko', '한국어 테스트'],
+    ['ru', 'Привет мир'],
+    ['msg', '好的 👌 明天见'],
+  ].map(([k, v]) => `${k}=${escape(v)}`);
+  let s = '';
+  for (let i = 0; s.length < size; i++) s += (i ? '&' : '') + pieces[i % pieces.length];
+  return s;
+}
+
+/** The plain API query of benches/query.rs (`api140`: 141 B, nothing to decode). */
+const API = 'limit=50&offset=100&sort=created_at&order=desc&fields=id,name,email,created_at,updated_at&include=profile,settings&status=active&expand=owner';
+
 const QUERIES = [
   ['short', 'a=1&b=2&c=hello'],
   ['short escaped', 'q=hello%20world&lang=en'],
+  ['API 140 B', API],
   ['1 KB', query(1024)],
   ['8 KB', query(8192)],
+  ['UTF-8 1 KB', utf8Query(1024)],
+  ['UTF-8 15 KB', utf8Query(15 * 1024)],
+  ['tiny pairs 8 KB (a=%41&)', 'a=%41&'.repeat(Math.floor(8192 / 6))],
+  ['hostile &&& 8 KB', '&'.repeat(8192)],
+  ['hostile %%% 8 KB', `a=${'%'.repeat(8190)}`],
+  ['hostile %41%41 8 KB', `a=${'%41'.repeat(Math.floor(8190 / 3))}`],
+  ['hostile mixed 8 KB (&&&%%%=)', '&&&%%%=%%%&a=%%&'.repeat(512)],
+];
+
+/** parseQuery + one get, against URLSearchParams + get: [label, query, name]. */
+const LOOKUPS = [
+  ['API 140 B, get(status)', API, 'status'],
+  ['1 KB, get(session)', query(1024), 'session'],
 ];
 
 function longFilename(bytes) {
@@ -68,7 +110,21 @@ function longFilename(bytes) {
   return s;
 }
 
+/** benches/disposition.rs `two_kb`: a 2 KB header of ~50 quoted parameters (under the 64 limit). */
+function twoKbHeader() {
+  let h = "attachment; filename*=UTF-8''%e2%82%ac%20quarterly%20report%202024.pdf";
+  for (let i = 0; h.length < 2000; i++) h += `; x-meta-${i}="value number ${i} with some text"`;
+  return `${h}; filename="EUR quarterly report 2024.pdf"`;
+}
+
 const DISPOSITIONS = [
+  ['inline', 'inline'],
+  ['quoted', 'attachment; filename="foo.html"'],
+  ['form-data', 'form-data; name="file"; filename="photo 2024.jpg"'],
+  ['filename* + filename', `attachment; filename*=UTF-8''%e2%82%ac%20rates.pdf; filename="EUR rates.pdf"`],
+  ['download (both + size)', `attachment; filename*=UTF-8''Q3%20Report%20%E2%80%93%20EU.pdf; filename="Q3 Report - EU.pdf"; size=482133`],
+  ['raw UTF-8 form-data', 'form-data; name="upload"; filename="résumé 2024 – final.pdf"'],
+  ['2 KB, 50 params', twoKbHeader()],
   ['typical', 'attachment; filename="quarterly-report-2024.pdf"'],
   ['filename*', `attachment; filename="EURO rates.txt"; filename*=UTF-8''%E2%82%AC%20rates%20%C3%A9t%C3%A9.txt`],
   ['2 KB', `attachment; filename="fallback.bin"; filename*=UTF-8''${longFilename(2000)}.bin`],
@@ -76,17 +132,78 @@ const DISPOSITIONS = [
 
 // ---- contenders -----------------------------------------------------------------------------
 
+/**
+ * Every contender hands its answer, as it is, to keep(): one store to a module variable, the
+ * same for all, so that the JIT cannot drop the work (an allocation, a concatenation) whose
+ * result nothing reads, and no contender pays for reading its answer in some costlier way.
+ */
+let kept;
+const keep = (answer) => {
+  kept = answer;
+  return 1;
+};
+
 const queryContenders = [
-  ['reqparse queryPairs', (q) => reqparse.queryPairs(q).length],
-  ['URLSearchParams', (q) => new URLSearchParams(q).size],
-  ['node:querystring', (q) => Object.keys(querystring.parse(q)).length],
-  ['fast-querystring', (q) => Object.keys(fastQuerystring.parse(q)).length],
+  ['reqparse queryPairs', (q) => keep(reqparse.queryPairs(q))],
+  ['URLSearchParams', (q) => keep(new URLSearchParams(q))],
+  ['node:querystring', (q) => keep(querystring.parse(q))],
+  ['fast-querystring', (q) => keep(fastQuerystring.parse(q))],
 ];
 
+const lookupContenders = [
+  ['reqparse parseQuery + get', ([q, name]) => keep(reqparse.parseQuery(q).get(name))],
+  ['URLSearchParams + get', ([q, name]) => keep(new URLSearchParams(q).get(name))],
+  ['node:querystring + [name]', ([q, name]) => keep(querystring.parse(q)[name])],
+  ['fast-querystring + [name]', ([q, name]) => keep(fastQuerystring.parse(q)[name])],
+];
+
+/** URI parts: [label, parts]; the peers build the same string from them. */
+const URI_PARTS = [
+  ['localhost', { scheme: 'https', host: 'localhost' }],
+  [
+    'realistic ASCII parts',
+    { scheme: 'https', host: 'api.example.com:8443', pathBase: '/v1', path: '/users/42/orders', query: '?status=open&page=2', fragment: '#top' },
+  ],
+  ['path needing escapes', { scheme: 'https', host: 'files.example.com', path: '/reports/Q3 report (final).pdf', query: '?dl=1' }],
+];
+const joined = (p) => `${p.pathBase ?? ''}${p.path ?? ''}${p.query ?? ''}${p.fragment ?? ''}`;
+// What a caller writes by hand when nothing needs escaping (the core adds the `/` of an empty path).
+const template = (p) => `${p.scheme}://${p.host}${p.pathBase ?? ''}${p.path ?? '/'}${p.query ?? ''}${p.fragment ?? ''}`;
+
+const buildContenders = [
+  ['reqparse buildAbsolute', (p) => keep(reqparse.buildAbsolute(p))],
+  ['new URL(…).href', (p) => keep(new URL(`${p.scheme}://${p.host}${joined(p)}`).href)],
+  ['template literal', (p) => keep(template(p))],
+];
+
+const RELATIVE_PARTS = [
+  ['path + query', { pathBase: '/app', path: '/items/7', query: '?q=1' }],
+  ['realistic', { pathBase: '/v1', path: '/users/42/orders', query: '?status=open&page=2', fragment: '#top' }],
+];
+const relativeOf = (u) => u.pathname + u.search + u.hash;
+const relativeContenders = [
+  ['reqparse buildRelative', (p) => keep(reqparse.buildRelative(p))],
+  ['new URL(…, base)', (p) => keep(relativeOf(new URL(joined(p), 'http://h')))],
+];
+
+const URIS = [
+  ['realistic', 'https://api.example.com:8443/v1/users/42/orders?status=open&page=2#top'],
+  ['escaped path', 'https://files.example.com/docs/caf%C3%A9%20menu.pdf?v=3'],
+];
+const splitContenders = [
+  ['reqparse splitAbsolute', (u) => keep(reqparse.splitAbsolute(u))],
+  ['new URL(…) parts', (u) => keep(urlParts(u))],
+];
+/** splitAbsolute's shape from new URL (its pathname decoded, as splitAbsolute decodes it). */
+function urlParts(s) {
+  const u = new URL(s);
+  return { scheme: u.protocol.slice(0, -1), host: u.host, path: decodeURIComponent(u.pathname), query: u.search, fragment: u.hash };
+}
+
 const dispositionContenders = [
-  ['reqparse parseContentDisposition', (h) => reqparse.parseContentDisposition(h).parameters.length],
-  ['content-disposition 3.x', (h) => Object.keys(contentDisposition3.parse(h).parameters).length],
-  ['content-disposition 1.x', (h) => Object.keys(contentDisposition1.parse(h).parameters).length],
+  ['reqparse parseContentDisposition', (h) => keep(reqparse.parseContentDisposition(h))],
+  ['content-disposition 3.x', (h) => keep(contentDisposition3.parse(h))],
+  ['content-disposition 1.x', (h) => keep(contentDisposition1.parse(h))],
 ];
 
 // ---- measurement ----------------------------------------------------------------------------
@@ -127,18 +244,38 @@ function fmt(ns) {
   return ns >= 10000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`;
 }
 
+/** Every table's medians, for --json: `{title, contenders, rows: [{label, size, ns}]}`. */
+const results = [];
+
 function table(title, contenders, inputs, check) {
+  const result = { title, contenders: contenders.map(([n]) => n), rows: [] };
+  results.push(result);
   console.log(`\n## ${title}\n`);
   console.log(`| input | size | ${contenders.map(([n]) => n).join(' | ')} |`);
   console.log(`|---|---:|${contenders.map(() => '---:').join('|')}|`);
   for (const [label, input] of inputs) {
     if (args.filter && !`${title} ${label}`.includes(args.filter)) continue;
     const size = check(input);
-    const ns = measure(contenders, input);
+    // A peer that rejects the input (content-disposition 1.x and raw UTF-8) is not timed.
+    const throws = contenders.map(([, fn]) => {
+      try {
+        fn(input);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    const ns = measure(contenders.filter((_, k) => !throws[k]), input);
+    for (let k = 0; k < throws.length; k++) if (throws[k]) ns.splice(k, 0, NaN);
     const cells = ns.map((t, k) =>
-      k === 0 ? `${fmt(t)} (${(1e9 / t / 1e6).toFixed(2)} M ops/s)` : `${fmt(t)} (**${(t / ns[0]).toFixed(2)}x**)`,
+      Number.isNaN(t)
+        ? 'throws'
+        : k === 0
+          ? `${fmt(t)} (${(1e9 / t / 1e6).toFixed(2)} M ops/s)`
+          : `${fmt(t)} (**${(t / ns[0]).toFixed(2)}x**)`,
     );
     console.log(`| ${label} | ${size} | ${cells.join(' | ')} |`);
+    result.rows.push({ label, size, ns: ns.map((t) => (Number.isNaN(t) ? null : t)) });
   }
 }
 
@@ -150,14 +287,55 @@ function checkQuery(q) {
   return `${Buffer.byteLength(q)} B, ${ours.length} pairs`;
 }
 function checkDisposition(h) {
-  const ours = reqparse.parseContentDisposition(h).filename;
-  const theirs = contentDisposition3.parse(h).parameters.filename;
-  if (ours !== theirs) throw new Error(`filename ${ours} != content-disposition's ${theirs} on ${h}`);
-  return `${Buffer.byteLength(h)} B`;
+  const ours = reqparse.parseContentDisposition(h);
+  const theirs = contentDisposition3.parse(h);
+  if (ours.filename !== (theirs.parameters.filename ?? null)) {
+    throw new Error(`filename ${ours.filename} != content-disposition's ${theirs.parameters.filename} on ${h}`);
+  }
+  if (ours.type !== theirs.type) throw new Error(`type ${ours.type} != content-disposition's ${theirs.type} on ${h}`);
+  for (const [name, value] of ours.parameters) {
+    if (!name.endsWith('*') && name !== 'filename' && theirs.parameters[name] !== value) {
+      throw new Error(`${name}=${value} != content-disposition's ${theirs.parameters[name]} on ${h}`);
+    }
+  }
+  return `${Buffer.byteLength(h)} B, ${ours.parameters.length} params`;
+}
+function checkLookup([q, name]) {
+  const ours = reqparse.parseQuery(q).get(name);
+  const theirs = new URLSearchParams(q).get(name);
+  if (ours !== theirs) throw new Error(`get(${name}) = ${ours} != URLSearchParams' ${theirs}`);
+  return `${Buffer.byteLength(q)} B`;
+}
+function checkBuild(p) {
+  const ours = reqparse.buildAbsolute(p);
+  const url = new URL(`${p.scheme}://${p.host}${joined(p)}`).href;
+  if (ours !== url) throw new Error(`buildAbsolute ${ours} != new URL's ${url}`);
+  if (!/[ ()]/.test(joined(p)) && ours !== template(p)) throw new Error(`buildAbsolute ${ours} != ${template(p)}`);
+  return `${ours.length} B`;
+}
+function checkRelative(p) {
+  const ours = reqparse.buildRelative(p);
+  const url = relativeOf(new URL(joined(p), 'http://h'));
+  if (ours !== url) throw new Error(`buildRelative ${ours} != new URL's ${url}`);
+  return `${ours.length} B`;
+}
+function checkSplit(u) {
+  const ours = JSON.stringify(reqparse.splitAbsolute(u));
+  const theirs = JSON.stringify(urlParts(u));
+  if (ours !== theirs) throw new Error(`splitAbsolute ${ours} != new URL's ${theirs}`);
+  return `${u.length} B`;
 }
 
 console.log(`node ${process.version}, ${ROUNDS} rounds of ~${ROUND_MS} ms, median ns/op;`);
 console.log('ratios are peer time / reqparse time (above 1: reqparse is faster)');
 table('queryPairs', queryContenders, QUERIES, checkQuery);
+table('parseQuery + get', lookupContenders, LOOKUPS.map(([l, q, n]) => [l, [q, n]]), checkLookup);
 table('parseContentDisposition', dispositionContenders, DISPOSITIONS, checkDisposition);
-if (sink === 0.5) console.log(sink);
+table('buildAbsolute', buildContenders, URI_PARTS, checkBuild);
+table('buildRelative', relativeContenders, RELATIVE_PARTS, checkRelative);
+table('splitAbsolute', splitContenders, URIS, checkSplit);
+if (sink === 0.5) console.log(sink, kept);
+if (args.json) {
+  const run = { node: process.version, rounds: ROUNDS, roundMs: ROUND_MS, date: new Date().toISOString(), tables: results };
+  writeFileSync(args.json, `${JSON.stringify(run, null, 1)}\n`);
+}
