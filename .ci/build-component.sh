@@ -15,7 +15,10 @@
 # Environment:
 #   REQPARSE_WASM_FEATURES  cargo features of the guest (default: component,idna)
 #   REQPARSE_WASM_OPT       wasm-opt level flag (default: -O3, see BENCHMARKS.md for -Oz)
-#   REQPARSE_WASM_SIMD      1 to build with +simd128 (default: 0, see BENCHMARKS.md)
+#   REQPARSE_WASM_SIMD      1 to build with +simd128 (default: 0: in wasmtime 48 the multipart
+#                           search's simd128 packed pair ran 11-14% slower than Horspool's
+#                           scalar search on a 4 MiB file and on near misses, where V8 runs it
+#                           2-3x faster, so the npm build has it; BENCHMARKS.md)
 #   REQPARSE_COMPONENT_OUT  output path (default: component/reqparse.component.wasm)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"

@@ -97,6 +97,7 @@ struct Ops {
     spans: Vec<u32>,
     json: String,
     upload: Vec<u8>,
+    near_misses: Vec<u8>,
 }
 
 type Op = fn(&mut Ops) -> usize;
@@ -235,27 +236,41 @@ const CASES: &[(&str, Op, Op)] = &[
         |o| native_multipart(&o.upload, 1 << 10),
         |o| component_multipart(&mut o.inspector, &o.upload, 1 << 10),
     ),
+    (
+        "multipart 4 MiB of near misses, 64 KiB reads",
+        |o| native_multipart(&o.near_misses, 64 << 10),
+        |o| component_multipart(&mut o.inspector, &o.near_misses, 64 << 10),
+    ),
 ];
 
 const BOUNDARY: &[u8] = b"----reqparse-bench-boundary";
 
-/// One file part of 4 MiB of pseudo-random bytes (as compressed data, a photo, looks to the
-/// search), as a browser sends it.
-fn upload() -> Vec<u8> {
+/// One file part of 4 MiB whose bytes come from `data`, as a browser sends it.
+fn file_part(data: impl Iterator<Item = u8>) -> Vec<u8> {
     let mut body =
         b"------reqparse-bench-boundary\r\nContent-Disposition: form-data; name=\"file\"; \
         filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
             .to_vec();
+    body.extend(data.take(4 << 20));
+    body.extend_from_slice(b"\r\n------reqparse-bench-boundary--\r\n");
+    body
+}
+
+/// Pseudo-random bytes (as compressed data, a photo, looks to the search).
+fn upload() -> Vec<u8> {
     let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-    body.extend((0..4u32 << 20).map(|_| {
+    file_part(std::iter::repeat_with(move || {
         // xorshift64: the same bytes on every run.
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         (x >> 56) as u8
-    }));
-    body.extend_from_slice(b"\r\n------reqparse-bench-boundary--\r\n");
-    body
+    }))
+}
+
+/// The delimiter but its last byte, over and over: a false candidate per delimiter length.
+fn near_misses() -> Vec<u8> {
+    file_part(b"\r\n------reqparse-bench-boundarX".iter().copied().cycle())
 }
 
 /// The sans-io reader as a server drives it: each read decoded where it lies, only the bytes
@@ -324,10 +339,14 @@ fn ops() -> Ops {
         spans: Vec::new(),
         json: String::new(),
         upload: upload(),
+        near_misses: near_misses(),
     };
     // Both sides saw the same file (its data, byte for byte in length) before anything is timed.
     let native = native_multipart(&o.upload, 64 << 10);
     let component = component_multipart(&mut o.inspector, &o.upload, 1 << 10);
+    assert_eq!((native, component), (4 << 20, 4 << 20));
+    let native = native_multipart(&o.near_misses, 64 << 10);
+    let component = component_multipart(&mut o.inspector, &o.near_misses, 1 << 10);
     assert_eq!((native, component), (4 << 20, 4 << 20));
     o
 }
@@ -338,7 +357,7 @@ fn criterion_benches(c: &mut Criterion, o: &mut Ops) {
         if name.contains("1 KB") {
             group.throughput(Throughput::Bytes(1024));
         } else if name.starts_with("multipart") {
-            group.throughput(Throughput::Bytes(o.upload.len() as u64));
+            group.throughput(Throughput::Bytes(4 << 20));
         }
         group.bench_function("native", |b| b.iter(|| native(black_box(o))));
         group.bench_function("component", |b| b.iter(|| component(black_box(o))));

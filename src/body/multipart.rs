@@ -15,11 +15,12 @@
 //! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
-//! The delimiter (`CRLF--boundary`) is found, with AVX2, by a packed-pair prefilter on its CR
-//! and its last byte that moves to the bytes near misses get wrong when they repeat; elsewhere
-//! by Horspool's search (a window's last byte decides how far the next window starts), which
-//! hands stretches where its shifts are short to one [`memchr::memmem::Finder`] built when the
-//! reader is: near misses cost about what ordinary data does. What the reader does not consume must be fed again with what arrives next
+//! The delimiter (`CRLF--boundary`) is found, with vectors (AVX2 on x86_64, simd128 on wasm32
+//! built with it), by a packed-pair prefilter on its CR and its last byte that moves to the
+//! bytes near misses get wrong when they repeat; elsewhere by Horspool's search (a window's
+//! last byte decides how far the next window starts), which hands stretches where its shifts
+//! are short to one [`memchr::memmem::Finder`] built when the reader is: near misses cost
+//! about what ordinary data does. What the reader does not consume must be fed again with what arrives next
 //! (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
 //!   the delimiter's length minus one);
@@ -804,12 +805,19 @@ pub struct MultipartReader {
     /// Horspool's shift for each byte ending a delimiter-long window that is not the
     /// delimiter: how far the next possible start is (see `find_delimiter`).
     shift: [u8; 256],
-    /// With AVX2: the packed-pair searcher on the delimiter's first and last bytes.
-    #[cfg(target_arch = "x86_64")]
-    pair: Option<memchr::arch::x86_64::avx2::packedpair::Finder>,
+    /// With vectors (AVX2, wasm simd128): the packed-pair searcher on the delimiter's first
+    /// and last bytes.
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
+    pair: Option<PairFinder>,
     /// Sunday's shift for each byte just past a delimiter-long window that is not the
     /// delimiter (for the false candidates of `pair` that moving it did not stop).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     sunday: [u8; 256],
     profile: Profile,
     limits: MultipartLimits,
@@ -854,9 +862,15 @@ impl MultipartReader {
         delimiter.extend_from_slice(boundary);
         Ok(MultipartReader {
             shift: horspool(&delimiter),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
             pair: end_pair(&delimiter),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
             sunday: sunday(&delimiter),
             finder: Finder::new(&delimiter).into_owned(),
             profile,
@@ -1361,8 +1375,8 @@ impl MultipartReader {
         Ok((take, Ev::Data))
     }
 
-    /// The first delimiter in `rest`. Where the CPU has AVX2, by a packed-pair search on two
-    /// of the delimiter's bytes at their distance, then a compare: first its CR and its last
+    /// The first delimiter in `rest`. Where there are vectors (AVX2, wasm simd128), by a
+    /// packed-pair search on two of the delimiter's bytes at their distance, then a compare: first its CR and its last
     /// byte, where a near miss (the delimiter but its last byte, or but any byte of the
     /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
     /// each near miss. A false candidate says where the input got the delimiter wrong (at
@@ -1374,14 +1388,17 @@ impl MultipartReader {
     /// of Sunday's shifts (no call per candidate), and the end pair is taken up again.
     /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ))]
         if let Some(ends) = &self.pair {
-            use memchr::arch::{all::packedpair::Pair, x86_64::avx2::packedpair::Finder};
+            use memchr::arch::all::packedpair::Pair;
             let d = self.delimiter();
             let n = d.len();
             // The pair in use when it is not `ends`: the delimiter's byte `.0` and the one
             // before, (`.2`) the second move.
-            let mut moved: Option<(usize, Finder, bool)> = None;
+            let mut moved: Option<(usize, PairFinder, bool)> = None;
             let mut at = 0;
             loop {
                 let pair = moved.as_ref().map_or(ends, |m| &m.1);
@@ -1406,7 +1423,7 @@ impl MultipartReader {
                 }
                 let new_pair = |i: usize, j: usize| {
                     let pair = Pair::with_indices(d, u8::try_from(i).ok()?, u8::try_from(j).ok()?);
-                    Finder::with_pair(d, pair?)
+                    PairFinder::with_pair(d, pair?)
                 };
                 match moved {
                     // The CR and the byte the input got wrong.
@@ -1542,13 +1559,24 @@ const CREDIT_MAX: isize = 256;
 /// The stretch handed to `memmem` when candidates are dense.
 const DENSE_CHUNK: usize = 4096;
 
-/// The packed-pair searcher on `delimiter`'s first byte and its last (None without AVX2, or
-/// for a delimiter longer than the pair's offsets reach).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use memchr::arch::wasm32::simd128::packedpair::Finder as PairFinder;
+/// memchr's packed-pair searcher of this target: AVX2 on x86_64 (when the CPU has it, seen
+/// when the reader is made), simd128 on wasm32 built with it (`.ci/build-component.sh` and
+/// the npm build do). Other targets search with [`MultipartReader::horspool_find`] alone.
 #[cfg(target_arch = "x86_64")]
-fn end_pair(delimiter: &[u8]) -> Option<memchr::arch::x86_64::avx2::packedpair::Finder> {
+use memchr::arch::x86_64::avx2::packedpair::Finder as PairFinder;
+
+/// The packed-pair searcher on `delimiter`'s first byte and its last (None without the
+/// vectors, or for a delimiter longer than the pair's offsets reach).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+fn end_pair(delimiter: &[u8]) -> Option<PairFinder> {
     let last = u8::try_from(delimiter.len().checked_sub(1)?).ok()?;
     let pair = memchr::arch::all::packedpair::Pair::with_indices(delimiter, 0, last)?;
-    memchr::arch::x86_64::avx2::packedpair::Finder::with_pair(delimiter, pair)
+    PairFinder::with_pair(delimiter, pair)
 }
 
 /// Whether `window` (as long as `delimiter`) is `delimiter`.
@@ -1588,7 +1616,10 @@ fn mismatch(window: &[u8], delimiter: &[u8]) -> Option<usize> {
 
 /// Sunday's shifts for `delimiter`: for each byte, the distance from its last occurrence to
 /// just past the delimiter, or that plus one when it occurs nowhere; capped at 255.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 fn sunday(delimiter: &[u8]) -> [u8; 256] {
     let n = delimiter.len();
     let mut shift = [u8::try_from(n + 1).unwrap_or(u8::MAX); 256];
