@@ -207,6 +207,11 @@ impl WasmEngine {
 
     fn start(origin: Origin, limits: Limits) -> Result<WasmEngine, EngineError> {
         let mut config = Config::new();
+        // The guard against a runaway guest. Measured on the 1 KB query in offsets mode
+        // (callgrind, BENCHMARKS.md "WebAssembly component"): epoch checks add 35% to the
+        // instructions of an unguarded call, fuel 34% (a bound derived from the input cap
+        // would be fuel too: wasmtime stops a guest only at the checks it compiles in). Epochs
+        // stay: as cheap as fuel, and a wall-clock deadline says what a server means.
         config.epoch_interruption(true);
         // The guest has no symbol names, so a backtrace says nothing the trap does not; without
         // it errors stay one line and traps are cheaper.
