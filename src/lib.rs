@@ -95,7 +95,7 @@
 //! ```
 //!
 //! `engine` (feature `engine-wasm`): the WebAssembly component in wasmtime, the same answers
-//! from an untrusted guest. The component ships with the crate ([`bundled`], rebuilt and
+//! from an untrusted guest. The component ships with the crate (`reqparse::bundled`, rebuilt and
 //! compared by CI on every run), so nothing needs building on the host's side.
 //!
 //! ```no_run

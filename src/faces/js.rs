@@ -4,7 +4,9 @@
 //!
 //! - JS writes its input as UTF-8 (`Buffer#utf8Write`, like `TextEncoder.encodeInto`) into
 //!   [`rp_input`]'s reused buffer and passes the written length (the input is then valid UTF-8:
-//!   lone surrogates became U+FFFD).
+//!   lone surrogates became U+FFFD). [`rp_disposition`] also takes the raw bytes of a
+//!   `Uint8Array` header copied there as they are: those may be any bytes, read as the core
+//!   reads header bytes (UTF-8 when valid, ISO-8859-1 otherwise).
 //! - An export answers with a list of strings in reused buffers, described by the header at
 //!   [`rp_header`]: a `u32` span list of `(start, end)` pairs whose two top bits of `start`
 //!   say where the string lives —
