@@ -7,6 +7,10 @@
 //! REQPARSE_COMPONENT=other.component.wasm cargo bench ...   # another build than the bundled one
 //! ```
 
+// The harness's REQPARSE_COUNT protocol and counted loop (this bench keeps its own criterion
+// groups and ratio table).
+mod support;
+
 use std::borrow::Cow;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -404,12 +408,6 @@ fn ratio_table(o: &mut Ops, budget: Duration) {
 /// callgrind's `--toggle-collect=*reqparse_count_loop*`, as `scripts/bench-counts.py` does for
 /// every bench (wasmtime's machine code is counted too); `REQPARSE_COUNT=list` prints the ids.
 fn count(o: &mut Ops, id: &str) {
-    #[inline(never)]
-    fn reqparse_count_loop(o: &mut Ops, op: Op, n: u64) {
-        for _ in 0..n {
-            black_box(op(o));
-        }
-    }
     let slug = |name: &str| {
         let words: Vec<String> = name
             .split(|c: char| !c.is_ascii_alphanumeric())
@@ -418,26 +416,24 @@ fn count(o: &mut Ops, id: &str) {
             .collect();
         words.join("-")
     };
-    let ids = CASES.iter().flat_map(|(name, native, component)| {
-        [
-            (format!("component/reqparse/{}", slug(name)), *native),
-            (
-                format!("component/reqparse_component/{}", slug(name)),
-                *component,
-            ),
-        ]
-    });
-    if id == "list" {
-        ids.for_each(|(id, _)| println!("{id}"));
+    let (ids, ops): (Vec<String>, Vec<Op>) = CASES
+        .iter()
+        .flat_map(|(name, native, component)| {
+            [
+                (format!("component/reqparse/{}", slug(name)), *native),
+                (
+                    format!("component/reqparse_component/{}", slug(name)),
+                    *component,
+                ),
+            ]
+        })
+        .unzip();
+    let Some((i, n)) = support::count_request(id, &ids) else {
         return;
-    }
-    let n = std::env::var("REQPARSE_COUNT_N").map_or(1000, |v| v.parse().expect("a number"));
-    let Some((_, op)) = ids.into_iter().find(|(i, _)| i == id) else {
-        eprintln!("no bench id {id} (REQPARSE_COUNT=list prints them)");
-        std::process::exit(2);
     };
+    let op = ops[i];
     op(o); // the first call instantiates lazily-built state outside the counted loop
-    reqparse_count_loop(o, op, n);
+    support::reqparse_count_loop(&mut || op(o), n);
     eprintln!("ran {id} {n} times");
 }
 

@@ -98,22 +98,11 @@ impl Suite {
     }
 
     fn count(mut self, id: &str) {
-        if id == "list" {
-            for c in &self.cases {
-                println!("{}", c.id());
-            }
-            return;
+        let ids: Vec<String> = self.cases.iter().map(Case::id).collect();
+        if let Some((i, n)) = count_request(id, &ids) {
+            (self.cases[i].run)(Drive::Count(n));
+            eprintln!("ran {id} {n} times");
         }
-        let n: u64 = match std::env::var("REQPARSE_COUNT_N") {
-            Ok(v) => v.parse().expect("REQPARSE_COUNT_N is a number"),
-            Err(_) => 1000,
-        };
-        let Some(case) = self.cases.iter_mut().find(|c| c.id() == id) else {
-            eprintln!("no bench id {id} (REQPARSE_COUNT=list prints them)");
-            std::process::exit(2);
-        };
-        (case.run)(Drive::Count(n));
-        eprintln!("ran {id} {n} times");
     }
 
     fn criterion(mut self) {
@@ -181,11 +170,33 @@ impl Suite {
     }
 }
 
+/// `REQPARSE_COUNT=<id>` for a binary with its own list of `ids` (benches/component.rs; a
+/// [`Suite`] uses it too): `list` prints them and gives `None`; an id gives its index and how
+/// many times to run it (`REQPARSE_COUNT_N`, default 1000), in [`reqparse_count_loop`]; an id
+/// not in `ids` exits with status 2.
+pub fn count_request(id: &str, ids: &[String]) -> Option<(usize, u64)> {
+    if id == "list" {
+        for id in ids {
+            println!("{id}");
+        }
+        return None;
+    }
+    let n: u64 = match std::env::var("REQPARSE_COUNT_N") {
+        Ok(v) => v.parse().expect("REQPARSE_COUNT_N is a number"),
+        Err(_) => 1000,
+    };
+    let Some(i) = ids.iter().position(|c| c == id) else {
+        eprintln!("no bench id {id} (REQPARSE_COUNT=list prints them)");
+        std::process::exit(2);
+    };
+    Some((i, n))
+}
+
 /// The loop `scripts/bench-counts.py` counts: callgrind collects only inside this function
 /// (`--toggle-collect`), so input building, agreement checks and whatever else the process does
 /// (hash seeds make some peers' set-up vary run to run) stay out of the counts.
 #[inline(never)]
-fn reqparse_count_loop<R>(f: &mut impl FnMut() -> R, n: u64) {
+pub fn reqparse_count_loop<R>(f: &mut impl FnMut() -> R, n: u64) {
     for _ in 0..n {
         black_box(f());
     }
