@@ -365,10 +365,7 @@ fn component(a: &ComponentArgs) -> Result<String, String> {
             let _ = std::fs::remove_file(&tmp);
             format!("cannot write {}: {e}", a.out.display())
         })?;
-    let sha256: String = Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = sha256_hex(Sha256::new_with_prefix(bytes));
     Ok(format!(
         "wrote {} ({} bytes, sha256 {sha256})",
         a.out.display(),
@@ -432,6 +429,17 @@ struct PartSummary {
     value: Option<Vec<u8>>,
 }
 
+/// The digest of `hash`, in lower-case hex.
+fn sha256_hex(hash: sha2::Sha256) -> String {
+    use sha2::Digest;
+    use std::fmt::Write;
+    let mut hex = String::with_capacity(64);
+    for byte in hash.finalize() {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
 impl PartSummary {
     fn add(&mut self, data: &[u8]) {
         use sha2::Digest;
@@ -443,12 +451,7 @@ impl PartSummary {
     }
 
     fn into_json(self) -> Value {
-        use sha2::Digest;
-        use std::fmt::Write;
-        let mut sha256 = String::with_capacity(64);
-        for byte in self.hash.finalize() {
-            let _ = write!(sha256, "{byte:02x}");
-        }
+        let sha256 = sha256_hex(self.hash);
         json!({
             "name": self.name,
             "filename": self.filename,
