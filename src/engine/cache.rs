@@ -72,9 +72,8 @@ pub(super) fn load_component(engine: &Engine, origin: &Origin) -> Result<Compone
     let _compiling = COMPILING
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let cached = cache_dir
-        .as_ref()
-        .map(|dir| dir.join(format!("{file_name}.{:016x}.cwasm", key(engine, &bytes))));
+    let cached =
+        cache_dir.map(|dir| dir.join(format!("{file_name}.{:016x}.cwasm", key(engine, &bytes))));
 
     if let Some(cached) = cached.as_ref().filter(|c| c.is_file()) {
         // SAFETY: `deserialize_file` trusts the file to be wasmtime's own output for this
@@ -93,12 +92,12 @@ pub(super) fn load_component(engine: &Engine, origin: &Origin) -> Result<Compone
     }
     let not_compiled = |e: wasmtime::Error| origin.error("cannot compile").caused_by(e);
     let compiled = engine.precompile_component(&bytes).map_err(not_compiled)?;
-    if let (Some(dir), Some(cached)) = (cache_dir.as_deref(), cached.as_deref()) {
+    if let Some(cached) = cached.as_deref() {
         // The cache is an optimisation: a read-only directory must not stop the load. Only a
         // component file's own directory is swept of older caches: the user's cache directory
         // is shared by every reqparse version on the machine, which must not evict each other.
         let sweep = matches!(origin, Origin::File(_));
-        let _ = write_cache(dir, file_name, cached, &compiled, sweep);
+        let _ = write_cache(file_name, cached, &compiled, sweep);
     }
     // SAFETY: `compiled` was produced by `precompile_component` on this very engine just above.
     unsafe { Component::deserialize(engine, &compiled) }.map_err(not_compiled)
@@ -142,8 +141,8 @@ fn private(dir: &Path) -> bool {
     dir.is_dir()
 }
 
+/// Writes `compiled` to `cached`; with `sweep`, removes the other caches of `file_name` beside it.
 fn write_cache(
-    dir: &Path,
     file_name: &str,
     cached: &Path,
     compiled: &[u8],
@@ -152,7 +151,7 @@ fn write_cache(
     let tmp = cached.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, compiled)?;
     std::fs::rename(&tmp, cached)?;
-    if sweep {
+    if let (true, Some(dir)) = (sweep, cached.parent()) {
         // Drop caches of older components or wasmtime versions.
         let prefix = format!("{file_name}.");
         for entry in std::fs::read_dir(dir)?.flatten() {
