@@ -20,8 +20,8 @@
 //! bytes near misses get wrong when they repeat; elsewhere by Horspool's search (a window's
 //! last byte decides how far the next window starts), which hands stretches where its shifts
 //! are short to one [`memchr::memmem::Finder`] built when the reader is: near misses cost
-//! about what ordinary data does. What the reader does not consume must be fed again with what arrives next
-//! (see [`Step`]); it holds back at most:
+//! about what ordinary data does. What the reader does not consume must be fed again with what
+//! arrives next (see [`Step`]); it holds back at most:
 //! - of data, the bytes at the end of the input that could begin a delimiter (never more than
 //!   the delimiter's length minus one);
 //! - an incomplete header block, which [`MultipartLimits::max_header_bytes`] caps.
@@ -1376,8 +1376,8 @@ impl MultipartReader {
     }
 
     /// The first delimiter in `rest`. Where there are vectors (AVX2, wasm simd128), by a
-    /// packed-pair search on two of the delimiter's bytes at their distance, then a compare: first its CR and its last
-    /// byte, where a near miss (the delimiter but its last byte, or but any byte of the
+    /// packed-pair search on two of the delimiter's bytes at their distance, then a compare:
+    /// first its CR and its last byte, where a near miss (the delimiter but its last byte, or but any byte of the
     /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
     /// each near miss. A false candidate says where the input got the delimiter wrong (at
     /// `j`); input whose false candidates come one per delimiter or so (a near miss in the
