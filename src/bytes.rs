@@ -67,6 +67,22 @@ where
     }
 }
 
+/// `items[range]` to write, for a range the caller has already proven in bounds.
+#[inline]
+#[track_caller]
+pub(crate) fn slice_mut<T, I>(items: &mut [T], range: I) -> &mut [T]
+where
+    I: SliceIndex<[T], Output = [T]>,
+{
+    match items.get_mut(range) {
+        Some(s) => s,
+        None => {
+            debug_assert!(false, "slice out of bounds: a parser invariant is broken");
+            &mut []
+        }
+    }
+}
+
 /// `text[range]`, for a range the caller has already proven in bounds and on character
 /// boundaries.
 #[inline]

@@ -11,7 +11,9 @@
 //!   decoding, decoding into a buffer with room, parsing a `Content-Disposition` and reading
 //!   its parameters, reading a body; exactly one for each builder. Counting-allocator tests
 //!   (`tests/alloc_*.rs`) hold the crate to it.
-//! - **No panics** on any input: property tests and fuzz targets; no `unsafe` in the core.
+//! - **No panics** on any input: property tests and fuzz targets. The core's one `unsafe`
+//!   module is the SSSE3 percent-decoder (`src/vector.rs`: its invariants written at its top,
+//!   its tests run under Miri).
 //! - **Finite limits, reported as errors**: every limit on attacker-controlled input
 //!   ([`disposition::MAX_HEADER_LEN`], [`query::MapOptions`], the body readers' limits) is an
 //!   error naming it and the byte offset, never a silent truncation.
@@ -217,6 +219,10 @@ pub mod interop;
 
 // Crate-private: class-table builders and checked slicing shared by the core parsers.
 mod bytes;
+
+// Crate-private: percent-decoding sixteen bytes at a time (SSSE3), the core's one module with
+// `unsafe`; its invariants are written at its top.
+mod vector;
 
 // Not core: shared by the host shim and the component guest, so both answer alike. Public for
 // the tests and benches that compare the two; an implementation detail of `reqparse serve`.

@@ -10,6 +10,11 @@ use reqparse::query::{
 /// Bytes that exercise every branch: separators, escapes (valid, truncated, non-hex), `+`,
 /// UTF-8 lead and continuation bytes, and plain ASCII.
 fn query_bytes() -> impl Strategy<Value = Vec<u8>> {
+    query_bytes_from(0..96)
+}
+
+/// [`query_bytes`] of a length in `len`.
+fn query_bytes_from(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<u8>> {
     let interesting = prop_oneof![
         Just(b'&'),
         Just(b'='),
@@ -28,12 +33,17 @@ fn query_bytes() -> impl Strategy<Value = Vec<u8>> {
         Just(0xFF),
         any::<u8>(),
     ];
-    prop::collection::vec(interesting, 0..96)
+    prop::collection::vec(interesting, len)
 }
 
 /// Text built from fragments that decode to interesting UTF-8 (and non-UTF-8) byte streams.
 fn query_text() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
+    prop::collection::vec(text_piece(), 0..24).prop_map(|v| v.concat())
+}
+
+/// One of [`query_text`]'s fragments.
+fn text_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
         Just("&".to_owned()),
         Just("=".to_owned()),
         Just("+".to_owned()),
@@ -46,8 +56,7 @@ fn query_text() -> impl Strategy<Value = String> {
         Just("%4".to_owned()),
         Just("%41".to_owned()),
         "[a-zA-Z0-9é€😀 ]{0,4}",
-    ];
-    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    ]
 }
 
 fn exercise(input: &[u8]) {
@@ -118,6 +127,88 @@ fn pair_pairs(input: &[u8], profile: Profile) -> Result<Vec<(String, String)>, u
             Ok((n.into_owned(), v.into_owned()))
         })
         .collect()
+}
+
+/// WHATWG's answer for every value of `input`: percent-decode to bytes, then UTF-8 decode.
+fn whatwg_reference(input: &[u8]) -> Result<(), TestCaseError> {
+    // Reference: percent-decode to bytes, then UTF-8 decode with U+FFFD per maximal subpart.
+    for pair in Pairs::new(input) {
+        let want = String::from_utf8_lossy(&pair.decode_value_bytes()).into_owned();
+        prop_assert_eq!(pair.decode_value(Profile::Whatwg).unwrap(), want);
+    }
+    Ok(())
+}
+
+/// Strict's answer for every value of `input`.
+fn strict_reference(input: &[u8]) -> Result<(), TestCaseError> {
+    // Reference: decode leniently, remembering where each byte came from and the first
+    // malformed `%`; Strict fails at whichever comes first of that `%` and the origin of
+    // the first byte that is not UTF-8, else gives the text.
+    for pair in Pairs::new(input) {
+        let raw = pair.value();
+        let base = raw.as_ptr() as usize - input.as_ptr() as usize;
+        let (mut bytes, mut origins, mut malformed) = (Vec::new(), Vec::new(), None);
+        let mut i = 0;
+        while let Some(&b) = raw.get(i) {
+            let hex = |k: usize| raw.get(i + k).and_then(|&d| (d as char).to_digit(16));
+            let (v, width) = match (b, hex(1), hex(2)) {
+                (b'%', Some(h), Some(l)) => ((h * 16 + l) as u8, 3),
+                (b'%', ..) => {
+                    malformed.get_or_insert(base + i);
+                    (b'%', 1)
+                }
+                (b'+', ..) => (b' ', 1),
+                _ => (b, 1),
+            };
+            bytes.push(v);
+            origins.push(base + i);
+            i += width;
+        }
+        let invalid = std::str::from_utf8(&bytes)
+            .err()
+            .map(|e| origins[e.valid_up_to()]);
+        let got = pair
+            .decode_value(Profile::Strict)
+            .map_err(|e| (e.kind, e.offset));
+        let want = match (malformed, invalid) {
+            (Some(m), Some(u)) if u < m => Err((QueryErrorKind::InvalidUtf8, u)),
+            (Some(m), _) => Err((QueryErrorKind::InvalidEscape, m)),
+            (None, Some(u)) => Err((QueryErrorKind::InvalidUtf8, u)),
+            (None, None) => Ok(String::from_utf8(bytes).unwrap()),
+        };
+        prop_assert_eq!(got.map(|c| c.into_owned()), want);
+    }
+    Ok(())
+}
+
+/// One pair whose value is 64 to 700 bytes of the bytes `query_bytes` is made of, `&` aside.
+fn long_value() -> impl Strategy<Value = Vec<u8>> {
+    query_bytes_from(64..700).prop_map(|v| {
+        let mut input = b"a=".to_vec();
+        input.extend(v.into_iter().filter(|&b| b != b'&'));
+        input
+    })
+}
+
+/// One pair whose value is 64 bytes or more of text that decodes to UTF-8 (whole escaped
+/// characters, `+`, raw text), with a few malformed `%` among them: the input the vector
+/// decoder is for, which random bytes (nearly never UTF-8) do not reach.
+fn long_text_value() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        8 => Just("%C3%A9".to_owned()),
+        8 => Just("%E4%B8%AD".to_owned()),
+        4 => Just("%F0%9F%98%80".to_owned()),
+        4 => Just("%41".to_owned()),
+        2 => Just("%2b".to_owned()),
+        2 => Just("%25".to_owned()),
+        6 => Just("+".to_owned()),
+        1 => Just("%".to_owned()),
+        1 => Just("%4".to_owned()),
+        1 => Just("%zz".to_owned()),
+        1 => Just("%E2%82".to_owned()),
+        8 => "[a-zA-Z0-9é€😀 ]{0,17}",
+    ];
+    prop::collection::vec(piece, 16..120).prop_map(|v| format!("a={}", v.concat()))
 }
 
 proptest! {
@@ -218,47 +309,45 @@ proptest! {
 
     #[test]
     fn whatwg_matches_lossy_reference(input in query_bytes()) {
-        // Reference: percent-decode to bytes, then UTF-8 decode with U+FFFD per maximal subpart.
-        for pair in Pairs::new(&input) {
-            let want = String::from_utf8_lossy(&pair.decode_value_bytes()).into_owned();
-            prop_assert_eq!(pair.decode_value(Profile::Whatwg).unwrap(), want);
-        }
+        whatwg_reference(&input)?;
     }
 
     #[test]
     fn strict_matches_reference(input in query_bytes()) {
-        // Reference: decode leniently, remembering where each byte came from and the first
-        // malformed `%`; Strict fails at whichever comes first of that `%` and the origin of
-        // the first byte that is not UTF-8, else gives the text.
-        for pair in Pairs::new(&input) {
-            let raw = pair.value();
-            let base = raw.as_ptr() as usize - input.as_ptr() as usize;
-            let (mut bytes, mut origins, mut malformed) = (Vec::new(), Vec::new(), None);
-            let mut i = 0;
-            while let Some(&b) = raw.get(i) {
-                let hex = |k: usize| raw.get(i + k).and_then(|&d| (d as char).to_digit(16));
-                let (v, width) = match (b, hex(1), hex(2)) {
-                    (b'%', Some(h), Some(l)) => ((h * 16 + l) as u8, 3),
-                    (b'%', ..) => {
-                        malformed.get_or_insert(base + i);
-                        (b'%', 1)
-                    }
-                    (b'+', ..) => (b' ', 1),
-                    _ => (b, 1),
-                };
-                bytes.push(v);
-                origins.push(base + i);
-                i += width;
+        strict_reference(&input)?;
+    }
+
+    // Values long enough for the vector decoder (64 bytes and up, 16 and 32 a step), with every
+    // kind of byte at every offset of a step.
+    #[test]
+    fn whatwg_matches_lossy_reference_on_long_values(input in long_value()) {
+        whatwg_reference(&input)?;
+    }
+
+    #[test]
+    fn strict_matches_reference_on_long_values(input in long_value()) {
+        strict_reference(&input)?;
+    }
+
+    #[test]
+    fn whatwg_matches_lossy_reference_on_long_text(input in long_text_value()) {
+        whatwg_reference(input.as_bytes())?;
+    }
+
+    #[test]
+    fn strict_matches_reference_on_long_text(input in long_text_value()) {
+        strict_reference(input.as_bytes())?;
+    }
+
+    #[test]
+    fn long_text_values_agree_across_faces(input in long_text_value()) {
+        exercise(input.as_bytes());
+        for profile in Profile::ALL {
+            let mut scratch = String::new();
+            for pair in query::str_pairs(&input) {
+                let cow = pair.decode_value(profile).map(|c| c.into_owned());
+                prop_assert_eq!(pair.value_in(profile, &mut scratch).map(str::to_owned), cow);
             }
-            let invalid = std::str::from_utf8(&bytes).err().map(|e| origins[e.valid_up_to()]);
-            let got = pair.decode_value(Profile::Strict).map_err(|e| (e.kind, e.offset));
-            let want = match (malformed, invalid) {
-                (Some(m), Some(u)) if u < m => Err((QueryErrorKind::InvalidUtf8, u)),
-                (Some(m), _) => Err((QueryErrorKind::InvalidEscape, m)),
-                (None, Some(u)) => Err((QueryErrorKind::InvalidUtf8, u)),
-                (None, None) => Ok(String::from_utf8(bytes).unwrap()),
-            };
-            prop_assert_eq!(got.map(|c| c.into_owned()), want);
         }
     }
 

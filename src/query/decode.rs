@@ -27,8 +27,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Profile, QueryError, QueryErrorKind, CLASS, ESCAPES, PLUS};
-use crate::bytes::{as_str, slice, str_slice};
+use crate::bytes::{as_str, slice, slice_mut, str_slice};
 use crate::percent::{escape_at, escape_run_len};
+use crate::vector::PercentDecoder;
 
 /// Where decoded text goes. `put` returns `false` to stop early (a comparison that failed).
 pub(super) trait Sink {
@@ -432,6 +433,29 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option
     let mut buf = [0u8; WELL_FORMED_CHUNK];
     let mut n = 0;
     let mut i = 0;
+    // Long values go 16 or 32 bytes at a time, to their end, where the CPU can
+    // (`crate::vector`); the byte loop below is for shorter ones. (The length first: the CPU
+    // check costs a short value more than its decoding.)
+    if let Some(v) = (raw.len() >= VECTOR_MIN)
+        .then(PercentDecoder::get)
+        .flatten()
+    {
+        loop {
+            let d = v.decode(raw, i, slice_mut(&mut buf, n..), strict);
+            if d.malformed {
+                return None;
+            }
+            i = d.next;
+            n += d.written;
+            if i == raw.len() {
+                break;
+            }
+            // Not the end of the input, so the end of the buffer's room.
+            if !flush_full(&mut buf, &mut n, sink)? {
+                return Some(false);
+            }
+        }
+    }
     while let Some(&b) = raw.get(i) {
         // Two byte compares, not the class table, and the step to the next byte as branches:
         // through `decode_at`'s `(byte, width)` LLVM made the width a select, `1 + 2 * valid`,
@@ -463,19 +487,39 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option
             *slot = v;
         }
         n += 1;
-        if n == WELL_FORMED_CHUNK {
-            match flush_well_formed(&buf, false, sink)? {
-                Flow::Stopped => return Some(false),
-                Flow::Took(took) => {
-                    buf.copy_within(took..n, 0);
-                    n -= took;
-                }
-            }
+        if n == WELL_FORMED_CHUNK && !flush_full(&mut buf, &mut n, sink)? {
+            return Some(false);
         }
     }
     match flush_well_formed(slice(&buf, ..n), true, sink)? {
         Flow::Stopped => Some(false),
         Flow::Took(_) => Some(true),
+    }
+}
+
+/// Values shorter than this never reach the vector decoder. It needs 16 bytes, and on values
+/// of 16-60 bytes (escaped UTF-8 text in a search box) it measured 10-20% slower than the byte
+/// loop, though it ran fewer instructions: the decoded bytes are then read back (validation,
+/// the copy into the sink) right after its overlapping 16- and 8-byte stores, before they can
+/// be forwarded. From a few steps on, the steps win (2-4x on 8 KB of escapes).
+const VECTOR_MIN: usize = 64;
+
+/// Hands what the well-formed decoder's buffer holds to the sink, keeping an incomplete UTF-8
+/// sequence at its end for the next bytes. `Some(false)`: the sink stopped; `None`: invalid
+/// UTF-8.
+#[inline]
+fn flush_full<S: Sink>(
+    buf: &mut [u8; WELL_FORMED_CHUNK],
+    n: &mut usize,
+    sink: &mut S,
+) -> Option<bool> {
+    match flush_well_formed(slice(buf, ..*n), false, sink)? {
+        Flow::Stopped => Some(false),
+        Flow::Took(took) => {
+            buf.copy_within(took..*n, 0);
+            *n -= took;
+            Some(true)
+        }
     }
 }
 
