@@ -47,6 +47,9 @@ step "rust: tests, doc examples, benches and examples in test mode"
 cargo test --features "$FEATURES" --all-targets
 cargo test --features "$FEATURES" --doc
 
+step "the vector decoder under Miri (skipped where no nightly toolchain with miri exists)"
+bash .ci/miri.sh
+
 step "clippy"
 cargo clippy --features "$FEATURES" --all-targets -- -D warnings
 

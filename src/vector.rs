@@ -603,6 +603,13 @@ mod tests {
         );
     }
 
+    /// Under Miri (`.ci/miri.sh`), the kernels are the ones compiled in: both of them.
+    #[test]
+    #[cfg(all(miri, target_feature = "avx2", target_feature = "popcnt"))]
+    fn miri_runs_both_kernels() {
+        assert_eq!(PercentDecoder::all().count(), 2);
+    }
+
     #[test]
     fn pack_table_packs() {
         assert_eq!(PACK[0], 0x8080_8080_8080_8080);
