@@ -4,8 +4,10 @@
 //! two table loads and a branch each, and no scalar rewrite did better (BENCHMARKS.md, "The
 //! decoder: what was tried"). Escape-dense values (UTF-8 text in a query is nothing but
 //! escapes) need several escapes per step, which takes a byte shuffle: SSSE3's `pshufb` on
-//! x86-64. Where the CPU has no SSSE3 (or on other targets), [`PercentDecoder::get`] is `None`
-//! and the scalar decoder does all the work, with the same answers.
+//! x86-64 (AVX2 for 32-byte steps), `i8x16_swizzle` on wasm32 built with simd128 (the npm
+//! package's build; the component's is built without). Where there is neither,
+//! [`PercentDecoder::get`] is `None` and the scalar decoder does all the work, with the same
+//! answers.
 //!
 //! # How one step works
 //!
@@ -35,11 +37,20 @@
 //!   while `n + W <= out.len()`.
 //! - Nothing here makes a `str`: the caller validates the bytes written as UTF-8.
 //!
-//! Its tests run natively for every kernel the CPU has, and under Miri for both (`.ci/miri.sh`
-//! compiles them in with `-C target-feature`, since Miri has no CPUID).
+//! Its tests run natively for every kernel the CPU has, and under Miri for both x86 kernels
+//! (`.ci/miri.sh` compiles them in with `-C target-feature`, since Miri has no CPUID). The
+//! wasm kernel is held to `URLSearchParams` on long values by the npm tests
+//! (js/test/api.test.mjs), which a broken kernel fails.
 #![allow(unsafe_code)]
-// Elsewhere `PercentDecoder::get` is always `None`: the step's constants go unused there.
-#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+// Where no kernel exists `PercentDecoder::get` is always `None`: the step's constants go
+// unused there.
+#![cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
 
 /// Input bytes a step reads: the shortest input [`PercentDecoder::decode`] takes.
 pub(crate) const READ: usize = 16;
@@ -65,13 +76,20 @@ pub(crate) struct Decoded {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PercentDecoder(Level);
 
-/// The instruction sets a kernel is compiled for (the same code, `x86::kernel!`).
+/// The instruction sets a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Level {
     /// SSSE3 and POPCNT: every x86-64 CPU since about 2008.
+    #[cfg(target_arch = "x86_64")]
     Ssse3,
     /// AVX2 and POPCNT: 32-byte steps, then the 16-byte ones in VEX encoding.
+    #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// WebAssembly's 128-bit SIMD (`i8x16_swizzle` is `pshufb`): only when the build enables
+    /// it (`-C target-feature=+simd128`, as the npm package's does), since wasm has no
+    /// run-time detection.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
 }
 
 impl PercentDecoder {
@@ -79,7 +97,8 @@ impl PercentDecoder {
     #[inline]
     pub(crate) fn get() -> Option<Self> {
         Level::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|l| l.supported())
             .map(PercentDecoder)
     }
@@ -88,16 +107,17 @@ impl PercentDecoder {
     #[cfg(test)]
     pub(crate) fn all() -> impl Iterator<Item = Self> {
         Level::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|l| l.supported())
             .map(PercentDecoder)
     }
 
     /// Decodes `raw[start..]` into the front of `out` (`+` to space, `%XX` to its byte, a `%`
-    /// that starts no escape kept as it is) to the end of `raw`, or until `out` has less than
-    /// room for a step's output left (16 or 32 bytes); the caller goes on from `raw[next..]`. `raw` must be at
-    /// least [`READ`] bytes long (else nothing is done): the last step reads `raw`'s last 16
-    /// bytes, some of them before `start`. With `stop_at_malformed`, it stops before the
+    /// that starts no escape kept as it is) to the end of `raw`, or until `out` has no room
+    /// for a step's output (16 or 32 bytes); the caller goes on from `raw[next..]`. `raw`
+    /// must be at least [`READ`] bytes long (else nothing is done): the last step reads
+    /// `raw`'s last 16 bytes, some of them before `start`. With `stop_at_malformed`, it stops before the
     /// 14 bytes that hold a `%` that starts no escape (the caller's Strict profile decides).
     ///
     /// Bytes are not checked for UTF-8 here: the caller validates what was written.
@@ -109,57 +129,75 @@ impl PercentDecoder {
         out: &mut [u8],
         stop_at_malformed: bool,
     ) -> Decoded {
-        #[cfg(target_arch = "x86_64")]
+        // Where no kernel exists, `Level` has no values and this is never called.
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
+        let _ = (raw, start, out, stop_at_malformed);
         match self.0 {
             // SAFETY: `self` exists only if `get` found the level's instructions (the module's
             // first invariant).
+            #[cfg(target_arch = "x86_64")]
             Level::Ssse3 => unsafe { x86::ssse3::decode(raw, start, out, stop_at_malformed) },
             // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
             Level::Avx2 => unsafe { x86::wide::decode(raw, start, out, stop_at_malformed) },
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (self, raw, out, stop_at_malformed);
-            Decoded {
-                next: start,
-                written: 0,
-                malformed: false,
-            }
+            // SAFETY: as above (and the build promised simd128).
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => unsafe { wasm::decode(raw, start, out, stop_at_malformed) },
         }
     }
 }
 
 impl Level {
     /// Best first.
-    const ALL: [Level; 2] = [Level::Avx2, Level::Ssse3];
+    #[cfg(target_arch = "x86_64")]
+    const ALL: &[Level] = &[Level::Avx2, Level::Ssse3];
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    const ALL: &[Level] = &[Level::Simd128];
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
+    const ALL: &[Level] = &[];
 
     /// Whether this CPU has the level's instructions: known at compile time when the target
     /// promises them, else asked of the CPU (std caches the answer). Without `std` (and under
     /// Miri, which has no CPUID) only the compile-time answer counts.
     #[inline]
     fn supported(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let promised = match self {
-                Level::Ssse3 => cfg!(all(target_feature = "ssse3", target_feature = "popcnt")),
-                Level::Avx2 => cfg!(all(target_feature = "avx2", target_feature = "popcnt")),
-            };
-            #[cfg(all(feature = "std", not(miri)))]
-            let promised = promised
-                || std::is_x86_feature_detected!("popcnt")
-                    && match self {
-                        Level::Ssse3 => std::is_x86_feature_detected!("ssse3"),
-                        Level::Avx2 => std::is_x86_feature_detected!("avx2"),
-                    };
-            promised
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = self;
-            false
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Level::Ssse3 | Level::Avx2 => {
+                let promised = match self {
+                    Level::Avx2 => cfg!(all(target_feature = "avx2", target_feature = "popcnt")),
+                    _ => cfg!(all(target_feature = "ssse3", target_feature = "popcnt")),
+                };
+                #[cfg(all(feature = "std", not(miri)))]
+                let promised = promised
+                    || std::is_x86_feature_detected!("popcnt")
+                        && match self {
+                            Level::Avx2 => std::is_x86_feature_detected!("avx2"),
+                            _ => std::is_x86_feature_detected!("ssse3"),
+                        };
+                promised
+            }
+            // Compiled in only when the build enables it.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => true,
         }
     }
 }
+
+/// Byte classes by low nibble: bit 0 for `0`-`9` (0x30-0x39), bit 1 for `A`-`F` and `a`-`f`
+/// (low nibble 1-6).
+const LOW_CLASS: [u8; 16] = [1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0];
+/// Byte classes by high nibble: bit 0 for 0x3_ (digits), bit 1 for 0x4_ and 0x6_ (letters).
+/// A byte is a hex digit when its two classes share a bit.
+const HIGH_CLASS: [u8; 16] = [0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// What a hex digit adds to its low nibble, by high nibble: 9 for letters (`A` is 0x41).
+const HIGH_ADD: [u8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// For each mask of kept bytes in 8, the shuffle that packs them to the front: the positions of
 /// the set bits in order, then `0x80` (a `pshufb` index that writes zero).
@@ -184,28 +222,19 @@ const PACK: [u64; 256] = {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::COMMIT;
+    use super::{COMMIT, HIGH_ADD, HIGH_CLASS, LOW_CLASS};
     use core::arch::x86_64::*;
 
     /// The 14 committed positions of a step.
     const COMMITTED: u32 = (1 << COMMIT) - 1;
 
-    /// Byte classes by low nibble: bit 0 for `0`-`9` (0x30-0x39), bit 1 for `A`-`F` and `a`-`f`
-    /// (low nibble 1-6).
-    const LOW_CLASS: [i8; 16] = [1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0];
-    /// Byte classes by high nibble: bit 0 for 0x3_ (digits), bit 1 for 0x4_ and 0x6_ (letters).
-    /// A byte is a hex digit when its two classes share a bit.
-    const HIGH_CLASS: [i8; 16] = [0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    /// What a hex digit adds to its low nibble, by high nibble: 9 for letters (`A` is 0x41).
-    const HIGH_ADD: [i8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-
     /// `+` (0x2B) xor this is a space (0x20).
     const PLUS_TO_SPACE: i8 = 0x2B ^ 0x20;
 
     #[inline(always)]
-    fn table(t: [i8; 16]) -> __m128i {
-        // SAFETY: `[i8; 16]` and `__m128i` are both 16 plain bytes.
-        unsafe { core::mem::transmute::<[i8; 16], __m128i>(t) }
+    fn table(t: [u8; 16]) -> __m128i {
+        // SAFETY: `[u8; 16]` and `__m128i` are both 16 plain bytes.
+        unsafe { core::mem::transmute::<[u8; 16], __m128i>(t) }
     }
 
     /// One kernel, compiled for the instruction sets `$features` names.
@@ -257,7 +286,7 @@ mod x86 {
                         low_class: table(LOW_CLASS),
                         high_class: table(HIGH_CLASS),
                         high_add: table(HIGH_ADD),
-                        past_end: table([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1]),
+                        past_end: table([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]),
                     }
                 }
 
@@ -419,7 +448,7 @@ mod x86 {
 
         #[target_feature(enable = "avx2,popcnt")]
         #[inline]
-        fn both_lanes(t: [i8; 16]) -> __m256i {
+        fn both_lanes(t: [u8; 16]) -> __m256i {
             _mm256_broadcastsi128_si256(table(t))
         }
 
@@ -549,6 +578,163 @@ mod x86 {
                 ..d
             }
         }
+    }
+}
+
+/// The 16-byte kernel in WebAssembly SIMD: the same step as [`x86`]'s (see the module
+/// documentation), with wasm's per-byte shifts and `bitselect` where x86 needs masks.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::{Decoded, COMMIT, HIGH_ADD, HIGH_CLASS, LOW_CLASS, PACK, READ};
+    use core::arch::wasm32::*;
+
+    const COMMITTED: u32 = (1 << COMMIT) - 1;
+    /// Output bytes a step may write past its start.
+    const STEP_WRITE: usize = 16;
+
+    const fn table(t: [u8; 16]) -> v128 {
+        u8x16(
+            t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
+            t[14], t[15],
+        )
+    }
+
+    /// `x` moved down by one byte, a zero coming in at the top.
+    #[inline(always)]
+    fn down_1(x: v128) -> v128 {
+        i8x16_shuffle::<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16>(x, u8x16_splat(0))
+    }
+
+    /// `x` moved down by two bytes.
+    #[inline(always)]
+    fn down_2(x: v128) -> v128 {
+        i8x16_shuffle::<2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17>(x, u8x16_splat(0))
+    }
+
+    /// One step's reading of 16 bytes (as `x86`'s `Step`).
+    struct Step {
+        merged: v128,
+        escapes: u32,
+        percents: u32,
+        special: u32,
+    }
+
+    #[inline(always)]
+    fn step(v: v128) -> Step {
+        let is_percent = u8x16_eq(v, u8x16_splat(b'%'));
+        let is_plus = u8x16_eq(v, u8x16_splat(b'+'));
+        let low = v128_and(v, u8x16_splat(0x0F));
+        let high = u8x16_shr(v, 4);
+        let class = v128_and(
+            u8x16_swizzle(table(LOW_CLASS), low),
+            u8x16_swizzle(table(HIGH_CLASS), high),
+        );
+        let not_hex = u8x16_eq(class, u8x16_splat(0));
+        let value = u8x16_add(low, u8x16_swizzle(table(HIGH_ADD), high));
+        // The digits of 14 and 15 would be past the 16 bytes.
+        let past_end = table([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]);
+        let digits_missing = v128_or(v128_or(down_1(not_hex), down_2(not_hex)), past_end);
+        // wasm's `andnot(a, b)` is `a & !b`.
+        let escape = v128_andnot(is_percent, digits_missing);
+        let decoded = v128_or(u8x16_shl(down_1(value), 4), down_2(value));
+        let merged = v128_bitselect(decoded, v, escape);
+        let merged = v128_xor(merged, v128_and(is_plus, u8x16_splat(b'+' ^ b' ')));
+        Step {
+            merged,
+            escapes: u32::from(u8x16_bitmask(escape)),
+            percents: u32::from(u8x16_bitmask(is_percent)),
+            special: u32::from(u8x16_bitmask(v128_or(is_percent, is_plus))),
+        }
+    }
+
+    /// Writes the bytes of `merged` kept in `kept` to `out[n..]`, in order; returns how many.
+    ///
+    /// # Safety
+    /// `n + STEP_WRITE <= out.len()`.
+    #[inline(always)]
+    unsafe fn write_kept(merged: v128, kept: u32, out: &mut [u8], n: usize) -> usize {
+        let (low_kept, high_kept) = (kept & 0xFF, kept >> 8 & 0xFF);
+        let pack = u64x2(
+            PACK[low_kept as usize],
+            PACK[high_kept as usize] | 0x0808_0808_0808_0808,
+        );
+        // Indices of 0x80 and up write zero, as `pshufb`'s do.
+        let packed = u8x16_swizzle(merged, pack);
+        let low_len = low_kept.count_ones() as usize;
+        // SAFETY: 16 bytes at `n`, then 8 at `n + low_len <= n + 8`: within `out[n..n + 16]`,
+        // in bounds (the caller's promise).
+        unsafe {
+            let at = out.as_mut_ptr().add(n);
+            v128_store(at.cast(), packed);
+            v128_store64_lane::<1>(packed, at.add(low_len).cast());
+        }
+        (kept & 0xFFFF).count_ones() as usize
+    }
+
+    /// As `x86`'s 16-byte `decode`.
+    ///
+    /// # Safety
+    /// The build must enable simd128 (this module exists only then).
+    pub(super) unsafe fn decode(
+        raw: &[u8],
+        start: usize,
+        out: &mut [u8],
+        stop_at_malformed: bool,
+    ) -> Decoded {
+        let (mut i, mut n) = (start, 0);
+        let mut carried = 0u32;
+        let stopped = |i: usize, n: usize, carried: u32, malformed: bool| Decoded {
+            next: i + carried.count_ones() as usize,
+            written: n,
+            malformed,
+        };
+        if raw.len() < READ {
+            return stopped(i, n, 0, false);
+        }
+        while n + STEP_WRITE <= out.len() {
+            if i + READ <= raw.len() {
+                // SAFETY: `raw[i..i + 16]` is in bounds (just checked); wasm loads are
+                // unaligned.
+                let v = unsafe { v128_load(raw.as_ptr().add(i).cast()) };
+                let s = step(v);
+                if s.special == 0 && carried == 0 {
+                    // SAFETY: `out[n..n + 16]` is in bounds (loop condition).
+                    unsafe { v128_store(out.as_mut_ptr().add(n).cast(), v) };
+                    i += READ;
+                    n += READ;
+                    continue;
+                }
+                let escapes = s.escapes & COMMITTED;
+                if stop_at_malformed && s.percents & !escapes & COMMITTED != 0 {
+                    return stopped(i, n, carried, true);
+                }
+                let dropped = escapes << 1 | escapes << 2 | carried;
+                carried = dropped >> COMMIT;
+                // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
+                n += unsafe { write_kept(s.merged, !dropped & COMMITTED, out, n) };
+                i += COMMIT;
+                continue;
+            }
+            let rest = raw.len() - i;
+            if rest == 0 {
+                return stopped(i, n, 0, false);
+            }
+            let base = raw.len() - READ;
+            let done = READ - rest;
+            // SAFETY: `raw[base..base + 16]` is `raw`'s last 16 bytes (`raw.len() >= READ`).
+            let v = unsafe { v128_load(raw.as_ptr().add(base).cast()) };
+            let s = step(v);
+            let before = (1u32 << done) - 1;
+            let escapes = s.escapes & COMMITTED & !before;
+            if stop_at_malformed && s.percents & !escapes & !before & 0xFFFF != 0 {
+                return stopped(i, n, carried, true);
+            }
+            let dropped = escapes << 1 | escapes << 2 | carried << done | before;
+            // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
+            n += unsafe { write_kept(s.merged, !dropped & 0xFFFF, out, n) };
+            return stopped(raw.len(), n, 0, false);
+        }
+        stopped(i, n, carried, false)
     }
 }
 

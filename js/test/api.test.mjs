@@ -115,6 +115,20 @@ test('queryPairs: matches URLSearchParams on random ASCII queries and on valid e
   }
 });
 
+test('queryPairs: long values (the core decodes 64 bytes and up 16 a step) match URLSearchParams', () => {
+  const next = rng(3);
+  // Values of 64 bytes and more, so that the vector decoder (simd128 in this build) takes them,
+  // with escapes, `+` and malformed `%` at every offset of a step.
+  const ascii = ['a', 'Z', '+', '%', '%2', '%41', '%2b', '%zz', '%C3', '%A9', '%FF', ' ', '~', '=', '0123456789'];
+  const text = ['x', '+', 'é', 'ж', '😀', '%C3%A9', '%E2%82%AC', '%F0%9F%98%80', '%41', '%25', '%2B', 'abcdefgh'];
+  for (const [alphabet, rounds] of [[ascii, 2000], [text, 2000]]) {
+    for (let i = 0; i < rounds; i++) {
+      const q = `k=${randomQuery(next, alphabet, 160)}${'&b=' + randomQuery(next, alphabet, 80)}`;
+      assert.deepEqual(queryPairs(q), usp(q), JSON.stringify(q));
+    }
+  }
+});
+
 test('queryPairs: lone surrogates read as U+FFFD, as USVString conversion does', () => {
   const cases = [
     ['a=\uD800', [['a', '\uFFFD']]],
