@@ -498,10 +498,11 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option
 }
 
 /// Values shorter than this never reach the vector decoder. It needs 16 bytes, and on values
-/// of 16-60 bytes (escaped UTF-8 text in a search box) it measured 10-20% slower than the byte
-/// loop, though it ran fewer instructions: the decoded bytes are then read back (validation,
-/// the copy into the sink) right after its overlapping 16- and 8-byte stores, before they can
-/// be forwarded. From a few steps on, the steps win (2-4x on 8 KB of escapes).
+/// of 20-80 bytes (escaped UTF-8 text in a search box) it ran 15% fewer instructions than the
+/// byte loop but was no faster, slower in most runs (0.85-1.25 of its time): the decoded bytes
+/// are read back (validation, the copy into the sink) right after its overlapping 16- and
+/// 8-byte stores, likely before they can be forwarded. From a few steps on, the steps win
+/// (2-4x on 8 KB of escapes). BENCHMARKS.md, "The vector decoder: what was tried".
 const VECTOR_MIN: usize = 64;
 
 /// Hands what the well-formed decoder's buffer holds to the sink, keeping an incomplete UTF-8
