@@ -49,7 +49,7 @@
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     )),
-    allow(dead_code)
+    allow(dead_code, unused_macros)
 )]
 
 /// Input bytes a step reads: the shortest input [`PercentDecoder::decode`] takes.
@@ -190,6 +190,72 @@ impl Level {
     }
 }
 
+/// The 16-byte kernel's loop, written once for every target: it expands inside each kernel's
+/// `decode`, where that kernel's `Kernel`, `load`, `store` and `write_kept` (its own
+/// instructions) are in scope. See the module documentation for what a step does.
+macro_rules! sixteen_byte_loop {
+    ($raw:ident, $start:ident, $out:ident, $stop_at_malformed:ident) => {{
+        let k = Kernel::new();
+        let (mut i, mut n) = ($start, 0);
+        // Bytes 0 and 1 of this step that are digits of an escape the last step decoded.
+        let mut carried = 0u32;
+        let stopped = |i: usize, n: usize, carried: u32, malformed: bool| Decoded {
+            next: i + carried.count_ones() as usize,
+            written: n,
+            malformed,
+        };
+        if $raw.len() < READ {
+            return stopped(i, n, 0, false);
+        }
+        while n + STEP_WRITE <= $out.len() {
+            if i + READ <= $raw.len() {
+                // SAFETY: `raw[i..i + 16]` is in bounds (just checked); unaligned load.
+                let v = unsafe { load($raw.as_ptr().add(i)) };
+                let s = k.step(v);
+                if s.special == 0 && carried == 0 {
+                    // Nothing to decode in all 16 bytes: they are the output.
+                    // SAFETY: `out[n..n + 16]` is in bounds (loop condition).
+                    unsafe { store($out.as_mut_ptr().add(n), v) };
+                    i += READ;
+                    n += READ;
+                    continue;
+                }
+                let escapes = s.escapes & COMMITTED;
+                if $stop_at_malformed && s.percents & !escapes & COMMITTED != 0 {
+                    return stopped(i, n, carried, true);
+                }
+                let dropped = escapes << 1 | escapes << 2 | carried;
+                carried = dropped >> COMMIT;
+                // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
+                n += unsafe { write_kept(s.merged, !dropped & COMMITTED, $out, n) };
+                i += COMMIT;
+                continue;
+            }
+            // The last bytes: the final 16 of `raw`, of which the first `done` are decoded
+            // already. The input ends here, so a `%` at 14 or 15 starts no escape.
+            let rest = $raw.len() - i;
+            if rest == 0 {
+                return stopped(i, n, 0, false);
+            }
+            let base = $raw.len() - READ;
+            let done = READ - rest;
+            // SAFETY: `raw[base..base + 16]` is `raw`'s last 16 bytes (`raw.len() >= READ`).
+            let v = unsafe { load($raw.as_ptr().add(base)) };
+            let s = k.step(v);
+            let before = (1u32 << done) - 1;
+            let escapes = s.escapes & COMMITTED & !before;
+            if $stop_at_malformed && s.percents & !escapes & !before & 0xFFFF != 0 {
+                return stopped(i, n, carried, true);
+            }
+            let dropped = escapes << 1 | escapes << 2 | carried << done | before;
+            // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
+            n += unsafe { write_kept(s.merged, !dropped & 0xFFFF, $out, n) };
+            return stopped($raw.len(), n, 0, false);
+        }
+        stopped(i, n, carried, false)
+    }};
+}
+
 /// Byte classes by low nibble: bit 0 for `0`-`9` (0x30-0x39), bit 1 for `A`-`F` and `a`-`f`
 /// (low nibble 1-6).
 const LOW_CLASS: [u8; 16] = [1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0];
@@ -326,6 +392,28 @@ mod x86 {
                 }
             }
 
+            /// 16 bytes from `p`, unaligned.
+            ///
+            /// # Safety
+            /// `p..p + 16` must be readable.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn load(p: *const u8) -> __m128i {
+                // SAFETY: the caller's promise.
+                unsafe { _mm_loadu_si128(p.cast()) }
+            }
+
+            /// `v` to `p..p + 16`, unaligned.
+            ///
+            /// # Safety
+            /// `p..p + 16` must be writable.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn store(p: *mut u8, v: __m128i) {
+                // SAFETY: the caller's promise.
+                unsafe { _mm_storeu_si128(p.cast(), v) }
+            }
+
             /// Writes the bytes of `merged` whose bits are set in `kept` (16 bits) to `out[n..]`, in
             /// order, and returns how many. Writes within `out[n..n + 16]`, which must be in bounds.
             ///
@@ -362,64 +450,7 @@ mod x86 {
                 out: &mut [u8],
                 stop_at_malformed: bool,
             ) -> Decoded {
-                let k = Kernel::new();
-                let (mut i, mut n) = (start, 0);
-                // Bytes 0 and 1 of this step that are digits of an escape the last step decoded.
-                let mut carried = 0u32;
-                let stopped = |i: usize, n: usize, carried: u32, malformed: bool| Decoded {
-                    next: i + carried.count_ones() as usize,
-                    written: n,
-                    malformed,
-                };
-                if raw.len() < READ {
-                    return stopped(i, n, 0, false);
-                }
-                while n + STEP_WRITE <= out.len() {
-                    if i + READ <= raw.len() {
-                        // SAFETY: `raw[i..i + 16]` is in bounds (just checked); unaligned load.
-                        let v = unsafe { _mm_loadu_si128(raw.as_ptr().add(i).cast()) };
-                        let s = k.step(v);
-                        if s.special == 0 && carried == 0 {
-                            // Nothing to decode in all 16 bytes: they are the output.
-                            // SAFETY: `out[n..n + 16]` is in bounds (loop condition).
-                            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(n).cast(), v) };
-                            i += READ;
-                            n += READ;
-                            continue;
-                        }
-                        let escapes = s.escapes & COMMITTED;
-                        if stop_at_malformed && s.percents & !escapes & COMMITTED != 0 {
-                            return stopped(i, n, carried, true);
-                        }
-                        let dropped = escapes << 1 | escapes << 2 | carried;
-                        carried = dropped >> COMMIT;
-                        // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
-                        n += unsafe { write_kept(s.merged, !dropped & COMMITTED, out, n) };
-                        i += COMMIT;
-                        continue;
-                    }
-                    // The last bytes: the final 16 of `raw`, of which the first `done` are decoded
-                    // already. The input ends here, so a `%` at 14 or 15 starts no escape.
-                    let rest = raw.len() - i;
-                    if rest == 0 {
-                        return stopped(i, n, 0, false);
-                    }
-                    let base = raw.len() - READ;
-                    let done = READ - rest;
-                    // SAFETY: `raw[base..base + 16]` is `raw`'s last 16 bytes (`raw.len() >= READ`).
-                    let v = unsafe { _mm_loadu_si128(raw.as_ptr().add(base).cast()) };
-                    let s = k.step(v);
-                    let before = (1u32 << done) - 1;
-                    let escapes = s.escapes & COMMITTED & !before;
-                    if stop_at_malformed && s.percents & !escapes & !before & 0xFFFF != 0 {
-                        return stopped(i, n, carried, true);
-                    }
-                    let dropped = escapes << 1 | escapes << 2 | carried << done | before;
-                    // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
-                    n += unsafe { write_kept(s.merged, !dropped & 0xFFFF, out, n) };
-                    return stopped(raw.len(), n, 0, false);
-                }
-                stopped(i, n, carried, false)
+                sixteen_byte_loop!(raw, start, out, stop_at_malformed)
             }
         };
     }
@@ -619,6 +650,41 @@ mod wasm {
         special: u32,
     }
 
+    /// The constants of a step are `const` here: nothing to load per call.
+    struct Kernel;
+
+    impl Kernel {
+        #[inline(always)]
+        fn new() -> Self {
+            Kernel
+        }
+
+        #[inline(always)]
+        fn step(&self, v: v128) -> Step {
+            step(v)
+        }
+    }
+
+    /// 16 bytes from `p` (wasm loads need no alignment).
+    ///
+    /// # Safety
+    /// `p..p + 16` must be readable.
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> v128 {
+        // SAFETY: the caller's promise.
+        unsafe { v128_load(p.cast()) }
+    }
+
+    /// `v` to `p..p + 16`.
+    ///
+    /// # Safety
+    /// `p..p + 16` must be writable.
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: v128) {
+        // SAFETY: the caller's promise.
+        unsafe { v128_store(p.cast(), v) }
+    }
+
     #[inline(always)]
     fn step(v: v128) -> Step {
         let is_percent = u8x16_eq(v, u8x16_splat(b'%'));
@@ -681,60 +747,7 @@ mod wasm {
         out: &mut [u8],
         stop_at_malformed: bool,
     ) -> Decoded {
-        let (mut i, mut n) = (start, 0);
-        let mut carried = 0u32;
-        let stopped = |i: usize, n: usize, carried: u32, malformed: bool| Decoded {
-            next: i + carried.count_ones() as usize,
-            written: n,
-            malformed,
-        };
-        if raw.len() < READ {
-            return stopped(i, n, 0, false);
-        }
-        while n + STEP_WRITE <= out.len() {
-            if i + READ <= raw.len() {
-                // SAFETY: `raw[i..i + 16]` is in bounds (just checked); wasm loads are
-                // unaligned.
-                let v = unsafe { v128_load(raw.as_ptr().add(i).cast()) };
-                let s = step(v);
-                if s.special == 0 && carried == 0 {
-                    // SAFETY: `out[n..n + 16]` is in bounds (loop condition).
-                    unsafe { v128_store(out.as_mut_ptr().add(n).cast(), v) };
-                    i += READ;
-                    n += READ;
-                    continue;
-                }
-                let escapes = s.escapes & COMMITTED;
-                if stop_at_malformed && s.percents & !escapes & COMMITTED != 0 {
-                    return stopped(i, n, carried, true);
-                }
-                let dropped = escapes << 1 | escapes << 2 | carried;
-                carried = dropped >> COMMIT;
-                // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
-                n += unsafe { write_kept(s.merged, !dropped & COMMITTED, out, n) };
-                i += COMMIT;
-                continue;
-            }
-            let rest = raw.len() - i;
-            if rest == 0 {
-                return stopped(i, n, 0, false);
-            }
-            let base = raw.len() - READ;
-            let done = READ - rest;
-            // SAFETY: `raw[base..base + 16]` is `raw`'s last 16 bytes (`raw.len() >= READ`).
-            let v = unsafe { v128_load(raw.as_ptr().add(base).cast()) };
-            let s = step(v);
-            let before = (1u32 << done) - 1;
-            let escapes = s.escapes & COMMITTED & !before;
-            if stop_at_malformed && s.percents & !escapes & !before & 0xFFFF != 0 {
-                return stopped(i, n, carried, true);
-            }
-            let dropped = escapes << 1 | escapes << 2 | carried << done | before;
-            // SAFETY: `n + STEP_WRITE <= out.len()` (loop condition).
-            n += unsafe { write_kept(s.merged, !dropped & 0xFFFF, out, n) };
-            return stopped(raw.len(), n, 0, false);
-        }
-        stopped(i, n, carried, false)
+        sixteen_byte_loop!(raw, start, out, stop_at_malformed)
     }
 }
 
