@@ -83,7 +83,7 @@ fn native_owned_pairs(input: &str) -> usize {
 }
 
 fn native_spans(input: &str, out: &mut Vec<u8>, spans: &mut Vec<u32>) -> usize {
-    query::decode_spans(input.as_bytes(), query::Profile::Whatwg, out, spans).unwrap_or(0)
+    query::decode_str_spans(input, query::Profile::Whatwg, out, spans).unwrap_or(0)
 }
 
 fn native_header() -> usize {

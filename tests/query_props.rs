@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use reqparse::query::{
-    self, add_query_string, append_pairs, decode_spans, MapOptions, Pairs, Profile, QueryErrorKind,
-    QueryMap, SPAN_DECODED,
+    self, add_query_string, append_pairs, decode_spans, decode_str_spans, MapOptions, Pairs,
+    Profile, QueryErrorKind, QueryMap, SPAN_DECODED,
 };
 
 /// Bytes that exercise every branch: separators, escapes (valid, truncated, non-hex), `+`,
@@ -117,6 +117,25 @@ fn span_pairs(input: &[u8], profile: Profile) -> Result<Vec<(String, String)>, u
         .chunks(4)
         .map(|s| (text(s[0], s[1]), text(s[2], s[3])))
         .collect())
+}
+
+/// `decode_str_spans` and `decode_spans` on the same text: the same spans, decoded bytes,
+/// count and error. The text entry point validates only runs of escapes, so text inputs are
+/// where the two could part.
+fn str_and_byte_spans_agree(input: &str) -> Result<(), TestCaseError> {
+    for profile in Profile::ALL {
+        let run = |text: bool| {
+            let (mut out, mut spans) = (Vec::new(), Vec::new());
+            let r = if text {
+                decode_str_spans(input, profile, &mut out, &mut spans)
+            } else {
+                decode_spans(input.as_bytes(), profile, &mut out, &mut spans)
+            };
+            r.map(|n| (n, out, spans))
+        };
+        prop_assert_eq!(run(true), run(false), "{:?} {:?}", profile, input);
+    }
+    Ok(())
 }
 
 fn pair_pairs(input: &[u8], profile: Profile) -> Result<Vec<(String, String)>, usize> {
@@ -264,6 +283,16 @@ proptest! {
         for profile in Profile::ALL {
             prop_assert_eq!(span_pairs(input.as_bytes(), profile), pair_pairs(input.as_bytes(), profile));
         }
+    }
+
+    #[test]
+    fn str_spans_agree_with_byte_spans(input in query_text()) {
+        str_and_byte_spans_agree(&input)?;
+    }
+
+    #[test]
+    fn str_spans_agree_with_byte_spans_on_long_text(input in long_text_value()) {
+        str_and_byte_spans_agree(&input)?;
     }
 
     #[test]

@@ -86,17 +86,13 @@ impl wit_query::Guest for Component {
         profile: wit_query::Profile,
     ) -> Result<wit_query::Spans, ParseError> {
         // Sized up front so the guest never regrows them: decoding never lengthens a query
-        // (an escape of 3 bytes becomes at most 3), and there are at most `&`-count + 1 pairs.
-        let pairs = memchr::memchr_iter(b'&', input.as_bytes()).count() + 1;
+        // (an escape of 3 bytes becomes at most 3), and a pair takes at least one byte and a
+        // separator, so there are at most (len + 1) / 2 of them. Not counted with memchr:
+        // its count on wasm32 is a byte loop, and every iteration pays an epoch check.
         let mut decoded = Vec::with_capacity(input.len());
-        let mut spans = Vec::with_capacity(pairs.saturating_mul(4));
-        query::decode_spans(
-            input.as_bytes(),
-            query_profile(profile),
-            &mut decoded,
-            &mut spans,
-        )
-        .map_err(query_error)?;
+        let mut spans = Vec::with_capacity((input.len() / 2 + 1) * 4);
+        query::decode_str_spans(&input, query_profile(profile), &mut decoded, &mut spans)
+            .map_err(query_error)?;
         Ok(wit_query::Spans { spans, decoded })
     }
 }

@@ -45,12 +45,19 @@ pub(super) trait Sink {
     fn put_ascii(&mut self, b: u8) -> bool {
         self.put(char::from(b).encode_utf8(&mut [0; 4]))
     }
+
+    /// The sink as a byte vector, when it is one: the well-formed decoder then writes into
+    /// it directly (`decode_well_formed_into`) and validates what it wrote afterwards.
+    #[inline]
+    fn bytes(&mut self) -> Option<&mut Vec<u8>> {
+        None
+    }
 }
 
 /// `String` and `Vec<u8>` are sinks alike: append, and truncate back to a mark. Only how
 /// text and an ASCII byte are appended differs.
 macro_rules! buffer_sink {
-    ($buffer:ty, $append:ident($text:path), $push:ident($ascii:path)) => {
+    ($buffer:ty, $append:ident($text:path), $push:ident($ascii:path) $(, $bytes:item)?) => {
         impl Sink for $buffer {
             #[inline]
             fn put(&mut self, s: &str) -> bool {
@@ -71,6 +78,8 @@ macro_rules! buffer_sink {
                 self.$push($ascii(b));
                 true
             }
+
+            $($bytes)?
         }
     };
 }
@@ -79,7 +88,11 @@ buffer_sink!(String, push_str(core::convert::identity), push(char::from));
 buffer_sink!(
     Vec<u8>,
     extend_from_slice(str::as_bytes),
-    push(core::convert::identity)
+    push(core::convert::identity),
+    #[inline]
+    fn bytes(&mut self) -> Option<&mut Vec<u8>> {
+        Some(self)
+    }
 );
 
 /// Compares decoded text against an expected string as it is produced, so that
@@ -150,8 +163,8 @@ const REPLACEMENT: &str = "\u{FFFD}";
 #[derive(Clone, Copy)]
 pub(super) struct Part<'a> {
     pub(super) raw: &'a [u8],
-    /// `raw` as text, when the input was a `&str`.
-    pub(super) text: Option<&'a str>,
+    /// The whole input, when it was a `&str` (`raw` is the slice of it at `offset`).
+    pub(super) input: Option<&'a str>,
     /// Where `raw` starts in the whole input.
     pub(super) offset: usize,
     /// No `+` and no `%`: decoding changes nothing.
@@ -162,16 +175,24 @@ impl<'a> Part<'a> {
     /// One constructor for both parts of a [`Pair`](super::Pair), so each is one line there.
     pub(super) const fn new(
         raw: &'a [u8],
-        text: Option<&'a str>,
+        input: Option<&'a str>,
         offset: usize,
         plain: bool,
     ) -> Self {
         Part {
             raw,
-            text,
+            input,
             offset,
             plain,
         }
+    }
+
+    /// `raw` as text, when the input was a `&str`. Split points are ASCII bytes (or the
+    /// ends), so they are character boundaries of it.
+    #[inline]
+    pub(super) fn text(self) -> Option<&'a str> {
+        self.input
+            .map(|t| str_slice(t, self.offset..self.offset + self.raw.len()))
     }
 
     /// The text itself when decoding would change nothing: no `+`, no `%`, and UTF-8.
@@ -180,7 +201,7 @@ impl<'a> Part<'a> {
         if !self.plain {
             return None;
         }
-        self.text.or_else(|| core::str::from_utf8(self.raw).ok())
+        self.text().or_else(|| core::str::from_utf8(self.raw).ok())
     }
 
     /// The decoded text, borrowed when decoding would change nothing.
@@ -227,7 +248,7 @@ impl<'a> Part<'a> {
         profile: Profile,
         out: &mut String,
     ) -> Result<(), QueryError> {
-        if let (true, Some(t)) = (self.plain, self.text) {
+        if let (true, Some(t)) = (self.plain, self.text()) {
             out.push_str(t);
             return Ok(());
         }
@@ -262,7 +283,8 @@ impl<'a> Part<'a> {
         sink: &mut S,
     ) -> Result<bool, QueryError> {
         let mark = sink.mark();
-        if let Some(done) = decode_well_formed(self.raw, profile == Profile::Strict, sink) {
+        let strict = profile == Profile::Strict;
+        if let Some(done) = decode_well_formed(self.raw, strict, self.input.is_some(), sink) {
             return Ok(done);
         }
         // Bad input: start again with a decoder that knows where every decoded byte came from.
@@ -276,7 +298,7 @@ impl<'a> Part<'a> {
     #[cold]
     #[inline(never)]
     fn decode_bad_input<S: Sink>(self, profile: Profile, sink: &mut S) -> Result<bool, QueryError> {
-        match self.text.or_else(|| core::str::from_utf8(self.raw).ok()) {
+        match self.text().or_else(|| core::str::from_utf8(self.raw).ok()) {
             Some(t) => decode_text_with_bad_escapes(t, self.offset, profile, sink),
             None => decode_ill_formed(self.raw, Recorded([0; CHUNK]), self.offset, profile, sink),
         }
@@ -429,7 +451,10 @@ const WELL_FORMED_CHUNK: usize = 256;
 /// documentation). `None` means the input needs a profile's decision (decoded bytes that are
 /// not UTF-8, or a malformed escape under Strict); the sink may then hold a prefix, which the
 /// caller discards.
-fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option<bool> {
+fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, text: bool, sink: &mut S) -> Option<bool> {
+    if let Some(out) = sink.bytes() {
+        return decode_well_formed_into(raw, strict, text, out);
+    }
     let mut buf = [0u8; WELL_FORMED_CHUNK];
     let mut n = 0;
     let mut i = 0;
@@ -456,38 +481,13 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option
             }
         }
     }
-    while let Some(&b) = raw.get(i) {
-        // Two byte compares, not the class table, and the step to the next byte as branches:
-        // through `decode_at`'s `(byte, width)` LLVM made the width a select, `1 + 2 * valid`,
-        // and every step waited on the hex-digit loads of the one before (1.5x slower on
-        // escape-dense input).
-        let v = match b {
-            b'%' => match raw.get(i..).and_then(escape_at) {
-                Some(v) => {
-                    i += 3;
-                    v
-                }
-                None if strict => return None,
-                None => {
-                    i += 1;
-                    b'%'
-                }
-            },
-            b'+' => {
-                i += 1;
-                b' '
-            }
-            _ => {
-                i += 1;
-                b
-            }
-        };
-        // A full buffer is flushed right below, so the slot always exists.
-        if let Some(slot) = buf.get_mut(n) {
-            *slot = v;
+    loop {
+        decode_run(raw, &mut i, &mut buf, &mut n, strict, false)?;
+        if i == raw.len() {
+            break;
         }
-        n += 1;
-        if n == WELL_FORMED_CHUNK && !flush_full(&mut buf, &mut n, sink)? {
+        // Not the end of the input, so the buffer is full.
+        if !flush_full(&mut buf, &mut n, sink)? {
             return Some(false);
         }
     }
@@ -495,6 +495,133 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, sink: &mut S) -> Option
         Flow::Stopped => Some(false),
         Flow::Took(_) => Some(true),
     }
+}
+
+/// [`decode_well_formed`] for a byte sink: decodes straight into the vector's new tail (sized
+/// to the input, as decoding never lengthens it). No stack buffer to zero and no copy out of
+/// it: in a wasm guest the buffer's `memory.fill` and the copy were both calls into the host,
+/// for every escaped part of a query.
+///
+/// What it wrote is then validated. When `raw` is text (a slice of a `&str` cut at ASCII
+/// bytes), only the runs of escapes that decode to non-ASCII can make it invalid: every raw
+/// run starts and ends on a character boundary, and a decoded `+`, `%` or ASCII escape is a
+/// boundary too. So the byte loop validates each such run on its own as it decodes it, and
+/// the rest is never read again (the vector loop does not; after it, everything is checked).
+fn decode_well_formed_into(
+    raw: &[u8],
+    strict: bool,
+    text: bool,
+    out: &mut Vec<u8>,
+) -> Option<bool> {
+    let mark = out.len();
+    out.resize(mark + raw.len(), 0);
+    let dst = slice_mut(out, mark..);
+    let (mut i, mut n) = (0, 0);
+    let mut check_all = !text;
+    if let Some(v) = (raw.len() >= VECTOR_MIN)
+        .then(PercentDecoder::get)
+        .flatten()
+    {
+        check_all = true;
+        loop {
+            let d = v.decode(raw, i, slice_mut(dst, n..), strict);
+            if d.malformed {
+                return None;
+            }
+            (i, n) = (d.next, n + d.written);
+            // The end, or too little room left for a step: the byte loop finishes.
+            if i == raw.len() || d.written == 0 {
+                break;
+            }
+        }
+    }
+    // `dst` has room for every byte still to decode, so this runs to the end of `raw`.
+    decode_run(raw, &mut i, dst, &mut n, strict, !check_all)?;
+    out.truncate(mark + n);
+    if check_all {
+        core::str::from_utf8(slice(out, mark..)).ok()?;
+    }
+    Some(true)
+}
+
+/// The well-formed decoder's byte loop: decodes `raw[*i..]` into `dst[*n..]` until the input
+/// ends or `dst` is full. `None` at a `%` that starts no escape under Strict, and, with
+/// `check_runs`, at a run of escapes that does not decode to UTF-8 on its own (see
+/// [`decode_well_formed_into`]; `dst` must then have room for the whole input).
+#[inline(always)]
+fn decode_run(
+    raw: &[u8],
+    i: &mut usize,
+    dst: &mut [u8],
+    n: &mut usize,
+    strict: bool,
+    check_runs: bool,
+) -> Option<()> {
+    while let (Some(&b), true) = (raw.get(*i), *n < dst.len()) {
+        // Two byte compares, not the class table, and the step to the next byte as branches:
+        // through `decode_at`'s `(byte, width)` LLVM made the width a select, `1 + 2 * valid`,
+        // and every step waited on the hex-digit loads of the one before (1.5x slower on
+        // escape-dense input).
+        let v = match b {
+            b'%' => match raw.get(*i..).and_then(escape_at) {
+                Some(v) if check_runs && v >= 0x80 => {
+                    let start = *n;
+                    while let (Some(v), Some(slot)) =
+                        (raw.get(*i..).and_then(escape_at), dst.get_mut(*n))
+                    {
+                        *slot = v;
+                        *i += 3;
+                        *n += 1;
+                    }
+                    core::str::from_utf8(slice(dst, start..*n)).ok()?;
+                    continue;
+                }
+                Some(v) => {
+                    *i += 3;
+                    v
+                }
+                None if strict => return None,
+                None => {
+                    *i += 1;
+                    b'%'
+                }
+            },
+            b'+' => {
+                *i += 1;
+                b' '
+            }
+            _ => {
+                // A plain byte starts a run: up to eight of it go in one step, a word copied
+                // whole and the position moved past its plain bytes only (in wasm every
+                // iteration pays the host's loop check, so fewer pay less).
+                if let (Some(word), Some(slot)) = (
+                    slice(raw, *i..).first_chunk::<8>(),
+                    dst.get_mut(*n..).and_then(|d| d.first_chunk_mut::<8>()),
+                ) {
+                    *slot = *word;
+                    let w = u64::from_le_bytes(*word);
+                    let special = super::bytes_eq(w, b'%') | super::bytes_eq(w, b'+');
+                    // At least 1: `b`, the first byte, is plain.
+                    let k = if special == 0 {
+                        8
+                    } else {
+                        (special.trailing_zeros() / 8) as usize
+                    };
+                    *i += k;
+                    *n += k;
+                    continue;
+                }
+                *i += 1;
+                b
+            }
+        };
+        // `*n < dst.len()`, checked by the loop.
+        if let Some(slot) = dst.get_mut(*n) {
+            *slot = v;
+        }
+        *n += 1;
+    }
+    Some(())
 }
 
 /// Values shorter than this never reach the vector decoder. It needs 16 bytes, and on values

@@ -46,16 +46,53 @@ pub fn decode_spans(
     out: &mut Vec<u8>,
     spans: &mut Vec<u32>,
 ) -> Result<usize, QueryError> {
+    spans_of(Pairs::new(input), input.len(), profile, out, spans)
+}
+
+/// [`decode_spans`] for a query that is already text: the same spans and the same decoded
+/// bytes, without checking that plain parts are UTF-8 (a `&str` split at ASCII bytes is).
+/// The component's face calls it: a guest's byte loops pay an epoch check per iteration, so
+/// a validation pass it can skip is worth more there than natively.
+///
+/// ```
+/// use reqparse::query::{decode_spans, decode_str_spans, Profile};
+///
+/// let (mut out, mut spans) = (Vec::new(), Vec::new());
+/// let n = decode_str_spans("?q=caf%C3%A9&page=2", Profile::Whatwg, &mut out, &mut spans)?;
+/// assert_eq!((n, out.as_slice()), (2, "café".as_bytes()));
+/// let (mut out2, mut spans2) = (Vec::new(), Vec::new());
+/// decode_spans(b"?q=caf%C3%A9&page=2", Profile::Whatwg, &mut out2, &mut spans2)?;
+/// assert_eq!((out, spans), (out2, spans2));
+/// # Ok::<(), reqparse::query::QueryError>(())
+/// ```
+pub fn decode_str_spans(
+    input: &str,
+    profile: Profile,
+    out: &mut Vec<u8>,
+    spans: &mut Vec<u32>,
+) -> Result<usize, QueryError> {
+    spans_of(super::pairs(input), input.len(), profile, out, spans)
+}
+
+/// The loop behind both entry points; a part of a text input (`part.input` set) is UTF-8.
+fn spans_of(
+    pairs: Pairs<'_>,
+    len: usize,
+    profile: Profile,
+    out: &mut Vec<u8>,
+    spans: &mut Vec<u32>,
+) -> Result<usize, QueryError> {
     out.clear();
     spans.clear();
     const LIMIT: usize = SPAN_DECODED as usize;
-    if input.len() >= LIMIT {
+    if len >= LIMIT {
         return Err(QueryError::new(QueryErrorKind::TooLarge, LIMIT));
     }
     let mut count = 0;
-    for pair in Pairs::new(input) {
+    for pair in pairs {
         for part in [pair.name_part(), pair.value_part()] {
-            let plain = part.plain && core::str::from_utf8(part.raw).is_ok();
+            let plain =
+                part.plain && (part.input.is_some() || core::str::from_utf8(part.raw).is_ok());
             let (start, end) = if plain {
                 (part.offset, part.offset + part.raw.len())
             } else {
