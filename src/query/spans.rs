@@ -5,6 +5,7 @@
 
 use alloc::vec::Vec;
 
+use super::decode::Part;
 use super::{Pairs, Profile, QueryError, QueryErrorKind};
 
 /// Marks a span that points into `out` (decoded text) rather than into the input.
@@ -90,25 +91,37 @@ fn spans_of(
     }
     let mut count = 0;
     for pair in pairs {
-        for part in [pair.name_part(), pair.value_part()] {
-            let plain =
-                part.plain && (part.input.is_some() || core::str::from_utf8(part.raw).is_ok());
-            let (start, end) = if plain {
-                (part.offset, part.offset + part.raw.len())
-            } else {
-                let start = out.len();
-                part.decode_to(profile, out)?;
-                (start, out.len())
-            };
-            if end >= LIMIT {
-                return Err(QueryError::new(QueryErrorKind::TooLarge, pair.offset));
-            }
-            // Both fit in 31 bits (checked above), so the casts are lossless.
-            let flag = if plain { 0 } else { SPAN_DECODED };
-            spans.push(start as u32 | flag);
-            spans.push(end as u32 | flag);
-        }
+        let [a, b] = span(pair.name_part(), profile, out, pair.offset)?;
+        let [c, d] = span(pair.value_part(), profile, out, pair.offset)?;
+        // One capacity check per pair, not one per number.
+        spans.extend_from_slice(&[a, b, c, d]);
         count += 1;
     }
     Ok(count)
+}
+
+/// One part's span: into the input when decoding changes nothing, else into `out`, where
+/// the part is decoded. `at`: the pair's offset, for the error.
+#[inline(always)]
+fn span(
+    part: Part<'_>,
+    profile: Profile,
+    out: &mut Vec<u8>,
+    at: usize,
+) -> Result<[u32; 2], QueryError> {
+    const LIMIT: usize = SPAN_DECODED as usize;
+    let plain = part.plain && (part.input.is_some() || core::str::from_utf8(part.raw).is_ok());
+    let (start, end) = if plain {
+        (part.offset, part.offset + part.raw.len())
+    } else {
+        let start = out.len();
+        part.decode_to(profile, out)?;
+        (start, out.len())
+    };
+    if end >= LIMIT {
+        return Err(QueryError::new(QueryErrorKind::TooLarge, at));
+    }
+    // Both fit in 31 bits (checked above), so the casts are lossless.
+    let flag = if plain { 0 } else { SPAN_DECODED };
+    Ok([start as u32 | flag, end as u32 | flag])
 }
