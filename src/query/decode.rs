@@ -163,8 +163,8 @@ const REPLACEMENT: &str = "\u{FFFD}";
 #[derive(Clone, Copy)]
 pub(super) struct Part<'a> {
     pub(super) raw: &'a [u8],
-    /// The whole input, when it was a `&str` (`raw` is the slice of it at `offset`).
-    pub(super) input: Option<&'a str>,
+    /// `raw` as text, when the input was a `&str`.
+    pub(super) text: Option<&'a str>,
     /// Where `raw` starts in the whole input.
     pub(super) offset: usize,
     /// No `+` and no `%`: decoding changes nothing.
@@ -175,24 +175,16 @@ impl<'a> Part<'a> {
     /// One constructor for both parts of a [`Pair`](super::Pair), so each is one line there.
     pub(super) const fn new(
         raw: &'a [u8],
-        input: Option<&'a str>,
+        text: Option<&'a str>,
         offset: usize,
         plain: bool,
     ) -> Self {
         Part {
             raw,
-            input,
+            text,
             offset,
             plain,
         }
-    }
-
-    /// `raw` as text, when the input was a `&str`. Split points are ASCII bytes (or the
-    /// ends), so they are character boundaries of it.
-    #[inline]
-    pub(super) fn text(self) -> Option<&'a str> {
-        self.input
-            .map(|t| str_slice(t, self.offset..self.offset + self.raw.len()))
     }
 
     /// The text itself when decoding would change nothing: no `+`, no `%`, and UTF-8.
@@ -201,7 +193,7 @@ impl<'a> Part<'a> {
         if !self.plain {
             return None;
         }
-        self.text().or_else(|| core::str::from_utf8(self.raw).ok())
+        self.text.or_else(|| core::str::from_utf8(self.raw).ok())
     }
 
     /// The decoded text, borrowed when decoding would change nothing.
@@ -248,7 +240,7 @@ impl<'a> Part<'a> {
         profile: Profile,
         out: &mut String,
     ) -> Result<(), QueryError> {
-        if let (true, Some(t)) = (self.plain, self.text()) {
+        if let (true, Some(t)) = (self.plain, self.text) {
             out.push_str(t);
             return Ok(());
         }
@@ -284,7 +276,7 @@ impl<'a> Part<'a> {
     ) -> Result<bool, QueryError> {
         let mark = sink.mark();
         let strict = profile == Profile::Strict;
-        if let Some(done) = decode_well_formed(self.raw, strict, self.input.is_some(), sink) {
+        if let Some(done) = decode_well_formed(self.raw, strict, self.text.is_some(), sink) {
             return Ok(done);
         }
         // Bad input: start again with a decoder that knows where every decoded byte came from.
@@ -298,7 +290,7 @@ impl<'a> Part<'a> {
     #[cold]
     #[inline(never)]
     fn decode_bad_input<S: Sink>(self, profile: Profile, sink: &mut S) -> Result<bool, QueryError> {
-        match self.text().or_else(|| core::str::from_utf8(self.raw).ok()) {
+        match self.text.or_else(|| core::str::from_utf8(self.raw).ok()) {
             Some(t) => decode_text_with_bad_escapes(t, self.offset, profile, sink),
             None => decode_ill_formed(self.raw, Recorded([0; CHUNK]), self.offset, profile, sink),
         }
@@ -481,13 +473,38 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, text: bool, sink: &mut 
             }
         }
     }
-    loop {
-        decode_run(raw, &mut i, &mut buf, &mut n, strict, false)?;
-        if i == raw.len() {
-            break;
+    while let Some(&b) = raw.get(i) {
+        // Two byte compares, not the class table, and the step to the next byte as branches:
+        // through `decode_at`'s `(byte, width)` LLVM made the width a select, `1 + 2 * valid`,
+        // and every step waited on the hex-digit loads of the one before (1.5x slower on
+        // escape-dense input).
+        let v = match b {
+            b'%' => match raw.get(i..).and_then(escape_at) {
+                Some(v) => {
+                    i += 3;
+                    v
+                }
+                None if strict => return None,
+                None => {
+                    i += 1;
+                    b'%'
+                }
+            },
+            b'+' => {
+                i += 1;
+                b' '
+            }
+            _ => {
+                i += 1;
+                b
+            }
+        };
+        // A full buffer is flushed right below, so the slot always exists.
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = v;
         }
-        // Not the end of the input, so the buffer is full.
-        if !flush_full(&mut buf, &mut n, sink)? {
+        n += 1;
+        if n == WELL_FORMED_CHUNK && !flush_full(&mut buf, &mut n, sink)? {
             return Some(false);
         }
     }
@@ -544,7 +561,16 @@ fn decode_well_formed_into(
     Some(true)
 }
 
-/// The well-formed decoder's byte loop: decodes `raw[*i..]` into `dst[*n..]` until the input
+/// High bit set in each byte of `w` equal to `b`. A false positive can only sit above a true
+/// match, so the lowest set bit is exact (also of an OR of such masks).
+#[inline(always)]
+const fn bytes_eq(w: u64, b: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (ONES * b as u64);
+    x.wrapping_sub(ONES) & !x & (ONES << 7)
+}
+
+/// The direct decoder's byte loop: decodes `raw[*i..]` into `dst[*n..]` until the input
 /// ends or `dst` is full. `None` at a `%` that starts no escape under Strict, and, with
 /// `check_runs`, at a run of escapes that does not decode to UTF-8 on its own (see
 /// [`decode_well_formed_into`]; `dst` must then have room for the whole input).
@@ -600,7 +626,7 @@ fn decode_run(
                 ) {
                     *slot = *word;
                     let w = u64::from_le_bytes(*word);
-                    let special = super::bytes_eq(w, b'%') | super::bytes_eq(w, b'+');
+                    let special = bytes_eq(w, b'%') | bytes_eq(w, b'+');
                     // At least 1: `b`, the first byte, is plain.
                     let k = if special == 0 {
                         8

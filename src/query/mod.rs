@@ -271,8 +271,17 @@ impl<'a> Iterator for Pairs<'a> {
             i += 1;
         }
         let start = i;
-        let (len, name_escapes, has_eq) = scan_name(slice(input, i..));
-        i += len;
+        let mut name_flags = 0;
+        let mut has_eq = false;
+        while let Some(&b) = input.get(i) {
+            let class = CLASS[usize::from(b)];
+            if class & (AMP | EQ) != 0 {
+                has_eq = class == EQ;
+                break;
+            }
+            name_flags |= class;
+            i += 1;
+        }
         let name_end = i;
         let mut value_plain = true;
         if has_eq {
@@ -289,75 +298,32 @@ impl<'a> Iterator for Pairs<'a> {
         let value_start = if has_eq { name_end + 1 } else { i };
         let name = slice(input, start..name_end);
         let value = slice(input, value_start..i);
+        // Split points are ASCII bytes, so they are character boundaries of a `&str` input.
+        let text = self
+            .text
+            .map(|t| (str_slice(t, start..name_end), str_slice(t, value_start..i)));
         Some(Pair {
             name,
             value,
-            text: self.text,
+            text,
             offset: start,
             value_offset: value_start,
-            plain: (!name_escapes, value_plain),
+            plain: (name_flags & ESCAPES == 0, value_plain),
         })
     }
 }
 
 impl core::iter::FusedIterator for Pairs<'_> {}
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// High bit set in each byte of `x` that is zero. A false positive can only sit above a true
-/// zero byte, so the lowest set bit is exact, and "any bit below k" is too (also of an OR of
-/// such masks).
-#[inline(always)]
-const fn zeros(x: u64) -> u64 {
-    x.wrapping_sub(ONES) & !x & HIGH
-}
-
-/// High bit set in each byte of `w` equal to `b` (see [`zeros`] for what is exact).
-#[inline(always)]
-const fn bytes_eq(w: u64, b: u8) -> u64 {
-    zeros(w ^ (ONES * b as u64))
-}
-
-/// Finds the end of a name (the first `&` or `=`, or the end), whether a `%` or `+` comes
-/// before it, and whether a `=` ended it; eight bytes per step. Names are short, but a step
-/// per byte is what a wasm guest pays most for: every loop iteration there costs a host check
-/// (wasmtime's epoch, V8's interrupt check) and spills; the 1 KB query in the component ran
-/// a third of its instructions in the byte loop this replaces (BENCHMARKS.md).
-#[inline]
-fn scan_name(bytes: &[u8]) -> (usize, bool, bool) {
-    let (words, tail) = bytes.as_chunks::<8>();
-    let mut base = 0;
-    let mut escapes = false;
-    for word in words {
-        let w = u64::from_le_bytes(*word);
-        let end = bytes_eq(w, b'&') | bytes_eq(w, b'=');
-        let esc = bytes_eq(w, b'%') | bytes_eq(w, b'+');
-        if end != 0 {
-            let k = (end.trailing_zeros() / 8) as usize;
-            let below = (1u64 << (k * 8)) - 1;
-            // `k < 8`: the byte is in this word.
-            let eq = word.get(k) == Some(&b'=');
-            return (base + k, escapes || esc & below != 0, eq);
-        }
-        escapes |= esc != 0;
-        base += 8;
-    }
-    for (k, &b) in tail.iter().enumerate() {
-        match CLASS[usize::from(b)] {
-            AMP => return (base + k, escapes, false),
-            EQ => return (base + k, escapes, true),
-            PLUS | PERCENT => escapes = true,
-            _ => {}
-        }
-    }
-    (bytes.len(), escapes, false)
-}
-
 /// Finds the end of a value (the first `&`, or the end) and whether a `%` or `+` comes before
-/// it, eight bytes per step: values are the long part of a query.
+/// it, eight bytes per step: values are the long part of a query, names are short.
 #[inline]
 fn scan_value(bytes: &[u8]) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit set in each byte of `x` that is zero. A false positive can only sit above a true
+    // zero byte, so the lowest set bit is exact, and "any bit below k" is too.
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let mut escapes = false;
     // Whole words as arrays: no length to check, nothing to fall back on.
     let (words, tail) = bytes.as_chunks::<8>();
@@ -366,8 +332,8 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
     // Until the first escape, look for `&` and escapes; after it, for `&` alone.
     for word in rest.by_ref() {
         let w = u64::from_le_bytes(*word);
-        let amp = bytes_eq(w, b'&');
-        let esc = bytes_eq(w, b'%') | bytes_eq(w, b'+');
+        let amp = zeros(w ^ (ONES * u64::from(b'&')));
+        let esc = zeros(w ^ (ONES * u64::from(b'%'))) | zeros(w ^ (ONES * u64::from(b'+')));
         if amp != 0 {
             let k = amp.trailing_zeros() / 8;
             let below = (1u64 << (k * 8)) - 1;
@@ -380,7 +346,7 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
         }
     }
     for word in rest {
-        let amp = bytes_eq(u64::from_le_bytes(*word), b'&');
+        let amp = zeros(u64::from_le_bytes(*word) ^ (ONES * u64::from(b'&')));
         if amp != 0 {
             return (base + (amp.trailing_zeros() / 8) as usize, true);
         }
@@ -408,43 +374,16 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
 /// assert!(pair.name_eq("na me"));
 /// # Ok::<(), reqparse::query::QueryError>(())
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pair<'a> {
     name: &'a [u8],
     value: &'a [u8],
-    /// The whole input, when it came as a `&str`; name and value are sliced out of it only
-    /// when asked for ([`Pair::name_str`]): the four char-boundary checks of slicing both
-    /// for every pair were a third of the enumeration's instructions in a wasm guest.
-    text: Option<&'a str>,
+    text: Option<(&'a str, &'a str)>,
     offset: usize,
     /// Where the value starts (the end of the name when there is no `=`).
     value_offset: usize,
     /// Whether name and value are free of `+` and `%` (found by the scan, saves a rescan).
     plain: (bool, bool),
-}
-
-/// As if `text` held the name and value only (the rest of the input is not the pair's).
-impl PartialEq for Pair<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.name, self.value, self.text.is_some(), self.offset)
-            == (other.name, other.value, other.text.is_some(), other.offset)
-            && (self.value_offset, self.plain) == (other.value_offset, other.plain)
-    }
-}
-
-impl Eq for Pair<'_> {}
-
-impl core::fmt::Debug for Pair<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pair")
-            .field("name", &self.name)
-            .field("value", &self.value)
-            .field("text", &self.name_str().zip(self.value_str()))
-            .field("offset", &self.offset)
-            .field("value_offset", &self.value_offset)
-            .field("plain", &self.plain)
-            .finish()
-    }
 }
 
 impl<'a> Pair<'a> {
@@ -477,7 +416,7 @@ impl<'a> Pair<'a> {
     /// assert_eq!(Pairs::new(b"a=1").next().unwrap().name_str(), None);
     /// ```
     pub fn name_str(&self) -> Option<&'a str> {
-        self.name_part().text()
+        self.text.map(|(name, _)| name)
     }
 
     /// The raw (still encoded) value as text, when the pairs came from a `&str`; see
@@ -488,7 +427,7 @@ impl<'a> Pair<'a> {
     /// assert_eq!(pair.value_str(), Some("x+y"));
     /// ```
     pub fn value_str(&self) -> Option<&'a str> {
-        self.value_part().text()
+        self.text.map(|(_, value)| value)
     }
 
     /// Byte offset of the pair's first byte in the whole input (`?` included).
@@ -502,11 +441,12 @@ impl<'a> Pair<'a> {
     }
 
     fn name_part(&self) -> Part<'a> {
-        Part::new(self.name, self.text, self.offset, self.plain.0)
+        Part::new(self.name, self.text.map(|t| t.0), self.offset, self.plain.0)
     }
 
     fn value_part(&self) -> Part<'a> {
-        Part::new(self.value, self.text, self.value_offset, self.plain.1)
+        let text = self.text.map(|t| t.1);
+        Part::new(self.value, text, self.value_offset, self.plain.1)
     }
 
     /// The decoded name; borrows the input when there is nothing to decode.

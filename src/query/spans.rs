@@ -75,7 +75,7 @@ pub fn decode_str_spans(
     spans_of(super::pairs(input), input.len(), profile, out, spans)
 }
 
-/// The loop behind both entry points; a part of a text input (`part.input` set) is UTF-8.
+/// The loop behind both entry points; a part of a text input (`part.text` set) is UTF-8.
 fn spans_of(
     pairs: Pairs<'_>,
     len: usize,
@@ -110,7 +110,7 @@ fn span(
     at: usize,
 ) -> Result<[u32; 2], QueryError> {
     const LIMIT: usize = SPAN_DECODED as usize;
-    let plain = part.plain && (part.input.is_some() || core::str::from_utf8(part.raw).is_ok());
+    let plain = part.plain && (part.text.is_some() || core::str::from_utf8(part.raw).is_ok());
     let (start, end) = if plain {
         (part.offset, part.offset + part.raw.len())
     } else {

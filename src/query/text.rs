@@ -95,7 +95,7 @@ impl<'a> StrPair<'a> {
     }
 
     fn text(&self) -> (&'a str, &'a str) {
-        match self.0.name_str().zip(self.0.value_str()) {
+        match self.0.text {
             Some(text) => text,
             None => {
                 // `StrPairs` only wraps `pairs(&str)`, which always sets the text.
