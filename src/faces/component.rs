@@ -90,7 +90,7 @@ impl wit_query::Guest for Component {
         // separator, so there are at most (len + 1) / 2 of them. Not counted with memchr:
         // its count on wasm32 is a byte loop, and every iteration pays an epoch check.
         let mut decoded = Vec::with_capacity(input.len());
-        let mut spans = Vec::with_capacity((input.len() / 2 + 1) * 4);
+        let mut spans = Vec::with_capacity((input.len() / 2 + 1).saturating_mul(4));
         query::decode_str_spans(&input, query_profile(profile), &mut decoded, &mut spans)
             .map_err(query_error)?;
         Ok(wit_query::Spans { spans, decoded })

@@ -561,15 +561,6 @@ fn decode_well_formed_into(
     Some(true)
 }
 
-/// High bit set in each byte of `w` equal to `b`. A false positive can only sit above a true
-/// match, so the lowest set bit is exact (also of an OR of such masks).
-#[inline(always)]
-const fn bytes_eq(w: u64, b: u8) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let x = w ^ (ONES * b as u64);
-    x.wrapping_sub(ONES) & !x & (ONES << 7)
-}
-
 /// The direct decoder's byte loop: decodes `raw[*i..]` into `dst[*n..]` until the input
 /// ends or `dst` is full. `None` at a `%` that starts no escape under Strict, and, with
 /// `check_runs`, at a run of escapes that does not decode to UTF-8 on its own (see
@@ -626,7 +617,7 @@ fn decode_run(
                 ) {
                     *slot = *word;
                     let w = u64::from_le_bytes(*word);
-                    let special = bytes_eq(w, b'%') | bytes_eq(w, b'+');
+                    let special = super::bytes_eq(w, b'%') | super::bytes_eq(w, b'+');
                     // At least 1: `b`, the first byte, is plain.
                     let k = if special == 0 {
                         8

@@ -325,25 +325,15 @@ impl<'a> Iterator for Pairs<'a> {
 
 impl core::iter::FusedIterator for Pairs<'_> {}
 
-#[cfg(any(target_arch = "wasm32", test))]
-const ONES_W: u64 = 0x0101_0101_0101_0101;
-#[cfg(any(target_arch = "wasm32", test))]
-const HIGH_W: u64 = 0x8080_8080_8080_8080;
-
-/// High bit set in each byte of `x` that is zero. A false positive can only sit above a true
-/// zero byte, so the lowest set bit is exact, and "any bit below k" is too (also of an OR of
-/// such masks).
-#[cfg(any(target_arch = "wasm32", test))]
-#[inline(always)]
-const fn zeros(x: u64) -> u64 {
-    x.wrapping_sub(ONES_W) & !x & HIGH_W
-}
-
-/// High bit set in each byte of `w` equal to `b` (see [`zeros`] for what is exact).
-#[cfg(any(target_arch = "wasm32", test))]
+/// High bit set in each byte of `w` equal to `b`: the query scanners' and the decoder's
+/// eight-bytes-a-step test. A false positive can only sit above a true match (the borrow of
+/// the subtraction runs upwards), so the lowest set bit is exact, and "any bit below k" is
+/// too, also of an OR of such masks.
 #[inline(always)]
 const fn bytes_eq(w: u64, b: u8) -> u64 {
-    zeros(w ^ (ONES_W * b as u64))
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (ONES * b as u64);
+    x.wrapping_sub(ONES) & !x & (ONES << 7)
 }
 
 /// Finds the end of a name (the first `&` or `=`, or the end), whether a `%` or `+` comes
@@ -388,11 +378,6 @@ fn scan_name(bytes: &[u8]) -> (usize, bool, bool) {
 /// it, eight bytes per step: values are the long part of a query, names are short.
 #[inline]
 fn scan_value(bytes: &[u8]) -> (usize, bool) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // High bit set in each byte of `x` that is zero. A false positive can only sit above a true
-    // zero byte, so the lowest set bit is exact, and "any bit below k" is too.
-    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let mut escapes = false;
     // Whole words as arrays: no length to check, nothing to fall back on.
     let (words, tail) = bytes.as_chunks::<8>();
@@ -401,8 +386,8 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
     // Until the first escape, look for `&` and escapes; after it, for `&` alone.
     for word in rest.by_ref() {
         let w = u64::from_le_bytes(*word);
-        let amp = zeros(w ^ (ONES * u64::from(b'&')));
-        let esc = zeros(w ^ (ONES * u64::from(b'%'))) | zeros(w ^ (ONES * u64::from(b'+')));
+        let amp = bytes_eq(w, b'&');
+        let esc = bytes_eq(w, b'%') | bytes_eq(w, b'+');
         if amp != 0 {
             let k = amp.trailing_zeros() / 8;
             let below = (1u64 << (k * 8)) - 1;
@@ -415,7 +400,7 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
         }
     }
     for word in rest {
-        let amp = zeros(u64::from_le_bytes(*word) ^ (ONES * u64::from(b'&')));
+        let amp = bytes_eq(u64::from_le_bytes(*word), b'&');
         if amp != 0 {
             return (base + (amp.trailing_zeros() / 8) as usize, true);
         }

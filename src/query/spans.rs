@@ -22,6 +22,9 @@ use super::{Pairs, Profile, QueryError, QueryErrorKind};
 /// ```
 pub const SPAN_DECODED: u32 = 1 << 31;
 
+/// Inputs and decoded text stay below this, so every span fits in 31 bits.
+const LIMIT: usize = SPAN_DECODED as usize;
+
 /// Decodes every pair of `input` into `out` and describes them in `spans`, reusing the
 /// caller's buffers (both are cleared first; nothing is allocated once they have capacity).
 ///
@@ -85,7 +88,6 @@ fn spans_of(
 ) -> Result<usize, QueryError> {
     out.clear();
     spans.clear();
-    const LIMIT: usize = SPAN_DECODED as usize;
     if len >= LIMIT {
         return Err(QueryError::new(QueryErrorKind::TooLarge, LIMIT));
     }
@@ -109,7 +111,6 @@ fn span(
     out: &mut Vec<u8>,
     at: usize,
 ) -> Result<[u32; 2], QueryError> {
-    const LIMIT: usize = SPAN_DECODED as usize;
     let plain = part.plain && (part.text.is_some() || core::str::from_utf8(part.raw).is_ok());
     let (start, end) = if plain {
         (part.offset, part.offset + part.raw.len())
