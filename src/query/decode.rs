@@ -268,6 +268,20 @@ impl<'a> Part<'a> {
         Cow::Owned(out)
     }
 
+    /// Decodes into `dst`, which has room for `self.raw.len()` bytes, when the part is
+    /// well-formed (every profile agrees on it): the number of bytes written. `None`: the
+    /// part needs its profile's decision, which [`Part::decode_to`] makes; `dst` then holds
+    /// nothing of use.
+    #[inline(always)]
+    pub(super) fn decode_well_formed_to(self, profile: Profile, dst: &mut [u8]) -> Option<usize> {
+        decode_well_formed_slice(
+            self.raw,
+            profile == Profile::Strict,
+            self.text.is_some(),
+            dst,
+        )
+    }
+
     /// Decodes into `sink`; `Ok(false)` means the sink stopped early.
     pub(super) fn decode_to<S: Sink>(
         self,
@@ -532,7 +546,18 @@ fn decode_well_formed_into(
 ) -> Option<bool> {
     let mark = out.len();
     out.resize(mark + raw.len(), 0);
-    let dst = slice_mut(out, mark..);
+    let n = decode_well_formed_slice(raw, strict, text, slice_mut(out, mark..))?;
+    out.truncate(mark + n);
+    Some(true)
+}
+
+/// [`decode_well_formed_into`]'s decoder: into `dst`, which has room for `raw.len()` bytes
+/// (more are left as they were), returning how many it wrote. `None` as for
+/// [`decode_well_formed`].
+#[inline(always)]
+fn decode_well_formed_slice(raw: &[u8], strict: bool, text: bool, dst: &mut [u8]) -> Option<usize> {
+    // Less room would end the byte loop early: a silently shortened part.
+    debug_assert!(dst.len() >= raw.len(), "room for the whole part");
     let (mut i, mut n) = (0, 0);
     let mut check_all = !text;
     if let Some(v) = (raw.len() >= VECTOR_MIN)
@@ -553,58 +578,59 @@ fn decode_well_formed_into(
         }
     }
     // `dst` has room for every byte still to decode, so this runs to the end of `raw`.
-    decode_run(raw, &mut i, dst, &mut n, strict, !check_all)?;
-    out.truncate(mark + n);
+    let n = decode_run(raw, i, dst, n, strict, !check_all)?;
     if check_all {
-        core::str::from_utf8(slice(out, mark..)).ok()?;
+        core::str::from_utf8(slice(dst, ..n)).ok()?;
     }
-    Some(true)
+    Some(n)
 }
 
-/// The direct decoder's byte loop: decodes `raw[*i..]` into `dst[*n..]` until the input
+/// The direct decoder's byte loop: decodes `raw[i..]` into `dst[n..]` until the input
 /// ends or `dst` is full. `None` at a `%` that starts no escape under Strict, and, with
 /// `check_runs`, at a run of escapes that does not decode to UTF-8 on its own (see
 /// [`decode_well_formed_into`]; `dst` must then have room for the whole input).
 #[inline(always)]
 fn decode_run(
     raw: &[u8],
-    i: &mut usize,
+    mut i: usize,
     dst: &mut [u8],
-    n: &mut usize,
+    mut n: usize,
     strict: bool,
     check_runs: bool,
-) -> Option<()> {
-    while let (Some(&b), true) = (raw.get(*i), *n < dst.len()) {
+) -> Option<usize> {
+    while let (Some(&b), true) = (raw.get(i), n < dst.len()) {
         // Two byte compares, not the class table, and the step to the next byte as branches:
         // through `decode_at`'s `(byte, width)` LLVM made the width a select, `1 + 2 * valid`,
         // and every step waited on the hex-digit loads of the one before (1.5x slower on
         // escape-dense input).
         let v = match b {
-            b'%' => match raw.get(*i..).and_then(escape_at) {
+            b'%' => match raw.get(i..).and_then(escape_at) {
                 Some(v) if check_runs && v >= 0x80 => {
-                    let start = *n;
+                    let start = n;
                     while let (Some(v), Some(slot)) =
-                        (raw.get(*i..).and_then(escape_at), dst.get_mut(*n))
+                        (raw.get(i..).and_then(escape_at), dst.get_mut(n))
                     {
                         *slot = v;
-                        *i += 3;
-                        *n += 1;
+                        i += 3;
+                        n += 1;
                     }
-                    core::str::from_utf8(slice(dst, start..*n)).ok()?;
+                    if !is_utf8_run(slice(dst, start..n)) {
+                        return None;
+                    }
                     continue;
                 }
                 Some(v) => {
-                    *i += 3;
+                    i += 3;
                     v
                 }
                 None if strict => return None,
                 None => {
-                    *i += 1;
+                    i += 1;
                     b'%'
                 }
             },
             b'+' => {
-                *i += 1;
+                i += 1;
                 b' '
             }
             _ => {
@@ -612,8 +638,8 @@ fn decode_run(
                 // whole and the position moved past its plain bytes only (in wasm every
                 // iteration pays the host's loop check, so fewer pay less).
                 if let (Some(word), Some(slot)) = (
-                    slice(raw, *i..).first_chunk::<8>(),
-                    dst.get_mut(*n..).and_then(|d| d.first_chunk_mut::<8>()),
+                    slice(raw, i..).first_chunk::<8>(),
+                    dst.get_mut(n..).and_then(|d| d.first_chunk_mut::<8>()),
                 ) {
                     *slot = *word;
                     let w = u64::from_le_bytes(*word);
@@ -624,21 +650,43 @@ fn decode_run(
                     } else {
                         (special.trailing_zeros() / 8) as usize
                     };
-                    *i += k;
-                    *n += k;
+                    i += k;
+                    n += k;
                     continue;
                 }
-                *i += 1;
-                b
+                // Fewer than eight bytes left: the plain ones go in a loop of their own, not
+                // one trip each through the dispatch above (in a wasm guest that trip cost
+                // about 40 instructions a byte, with its spills).
+                while let (Some(&c), Some(slot)) = (raw.get(i), dst.get_mut(n)) {
+                    if c == b'%' || c == b'+' {
+                        break;
+                    }
+                    *slot = c;
+                    i += 1;
+                    n += 1;
+                }
+                continue;
             }
         };
-        // `*n < dst.len()`, checked by the loop.
-        if let Some(slot) = dst.get_mut(*n) {
+        // `n < dst.len()`, checked by the loop.
+        if let Some(slot) = dst.get_mut(n) {
             *slot = v;
         }
-        *n += 1;
+        n += 1;
     }
-    Some(())
+    Some(n)
+}
+
+/// Whether a run of decoded escapes is UTF-8. A two-byte character (Latin, Greek, Cyrillic,
+/// Hebrew, Arabic: the usual run in a query) is checked in place by RFC 3629's rule for it,
+/// `UTF8-2 = %xC2-DF UTF8-tail` (section 4); anything else goes to `core::str::from_utf8`.
+/// In a wasm guest that call, for two bytes, cost more than the escapes' decoding.
+#[inline(always)]
+fn is_utf8_run(run: &[u8]) -> bool {
+    match *run {
+        [0xC2..=0xDF, tail] => tail & 0xC0 == 0x80,
+        _ => core::str::from_utf8(run).is_ok(),
+    }
 }
 
 /// Values shorter than this never reach the vector decoder. It needs 16 bytes, and on values
@@ -888,6 +936,22 @@ mod tests {
     use super::super::{pairs, Pair, Pairs};
     use super::*;
     use alloc::format;
+
+    /// The in-place check of a two-byte run agrees with `from_utf8` on every two bytes (and
+    /// so on the ones it hands on).
+    #[test]
+    fn two_byte_runs_checked_as_from_utf8_does() {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let run = [a, b];
+                assert_eq!(
+                    is_utf8_run(&run),
+                    core::str::from_utf8(&run).is_ok(),
+                    "{run:x?}"
+                );
+            }
+        }
+    }
 
     /// A pair's value under each profile: the Whatwg and DotNet text, Strict's error offset.
     fn profiles(pair: Pair<'_>) -> (String, String, usize) {

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use super::decode::Part;
 use super::{Pairs, Profile, QueryError, QueryErrorKind};
+use crate::bytes::slice_mut;
 
 /// Marks a span that points into `out` (decoded text) rather than into the input.
 ///
@@ -80,7 +81,7 @@ pub fn decode_str_spans(
 
 /// The loop behind both entry points; a part of a text input (`part.text` set) is UTF-8.
 fn spans_of(
-    pairs: Pairs<'_>,
+    mut pairs: Pairs<'_>,
     len: usize,
     profile: Profile,
     out: &mut Vec<u8>,
@@ -91,33 +92,60 @@ fn spans_of(
     if len >= LIMIT {
         return Err(QueryError::new(QueryErrorKind::TooLarge, LIMIT));
     }
-    let mut count = 0;
-    for pair in pairs {
-        let [a, b] = span(pair.name_part(), profile, out, pair.offset)?;
-        let [c, d] = span(pair.value_part(), profile, out, pair.offset)?;
-        // One capacity check per pair, not one per number.
-        spans.extend_from_slice(&[a, b, c, d]);
-        count += 1;
-    }
-    Ok(count)
+    // Decoded text goes to `out[n..]`. `out` is zero-filled once, at the first part that needs
+    // decoding, to the length of the input left from there: well-formed decoding never
+    // lengthens a part, so that is room for all of it. One fill per call, not one per part: in
+    // a wasm guest each fill is a call into the host.
+    let mut n = 0;
+    let mut each = || {
+        let mut count = 0;
+        while let Some(pair) = pairs.next_pair() {
+            let [a, b] = span(pair.name_part(), profile, out, &mut n, len, pair.offset)?;
+            let [c, d] = span(pair.value_part(), profile, out, &mut n, len, pair.offset)?;
+            // One capacity check per pair, not one per number.
+            spans.extend_from_slice(&[a, b, c, d]);
+            count += 1;
+        }
+        Ok(count)
+    };
+    let result = each();
+    // On an error too: `out` holds what was decoded before it, not the zeros after.
+    out.truncate(n);
+    result
 }
 
-/// One part's span: into the input when decoding changes nothing, else into `out`, where
-/// the part is decoded. `at`: the pair's offset, for the error.
+/// One part's span: into the input when decoding changes nothing, else into `out` at `*n`,
+/// where the part is decoded (`*n` then moves past it). `len`: the input's; `at`: the pair's
+/// offset, for the error.
 #[inline(always)]
 fn span(
     part: Part<'_>,
     profile: Profile,
     out: &mut Vec<u8>,
+    n: &mut usize,
+    len: usize,
     at: usize,
 ) -> Result<[u32; 2], QueryError> {
     let plain = part.plain && (part.text.is_some() || core::str::from_utf8(part.raw).is_ok());
     let (start, end) = if plain {
         (part.offset, part.offset + part.raw.len())
     } else {
-        let start = out.len();
-        part.decode_to(profile, out)?;
-        (start, out.len())
+        let start = *n;
+        if out.len() < start + part.raw.len() {
+            // The part lies in the input, so `len - part.offset >= part.raw.len()`.
+            out.resize(start + len.saturating_sub(part.offset), 0);
+        }
+        match part.decode_well_formed_to(profile, slice_mut(out, start..)) {
+            Some(written) => *n = start + written,
+            None => {
+                // The profile decides (and may lengthen it, U+FFFD for a raw byte): decoded
+                // at the end of `out`, which is then refilled at the next part.
+                out.truncate(start);
+                part.decode_to(profile, out)?;
+                *n = out.len();
+            }
+        }
+        (start, *n)
     };
     if end >= LIMIT {
         return Err(QueryError::new(QueryErrorKind::TooLarge, at));
