@@ -28,6 +28,8 @@ const LIMIT: usize = SPAN_DECODED as usize;
 
 /// Decodes every pair of `input` into `out` and describes them in `spans`, reusing the
 /// caller's buffers (both are cleared first; nothing is allocated once they have capacity).
+/// While it decodes, `out` is as long as the input (less what comes before the first part to
+/// decode), and it ends as long as the decoded text.
 ///
 /// Per pair, four `u32` are pushed: `name_start, name_end, value_start, value_end`. A span with
 /// [`SPAN_DECODED`] (`1 << 31`) set points into `out` (the bit is set on both ends); otherwise it
