@@ -437,7 +437,13 @@ pub fn rp_query_pairs(len: u32, profile: u32, raw: bool, ascii_input: bool) -> i
         let r = if raw {
             Ok(raw_spans(out.input, out.spans))
         } else {
-            query::decode_spans(out.input, query_profile(profile), out.text, out.spans)
+            let profile = query_profile(profile);
+            // JS hands over what `TextEncoder` wrote, which is UTF-8: checked once here, the
+            // text entry point skips a check per decoded part (the same answers either way).
+            match core::str::from_utf8(out.input) {
+                Ok(text) => query::decode_str_spans(text, profile, out.text, out.spans),
+                Err(_) => query::decode_spans(out.input, profile, out.text, out.spans),
+            }
         };
         match r {
             Ok(n) => {
