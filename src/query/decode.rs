@@ -270,8 +270,8 @@ impl<'a> Part<'a> {
 
     /// Decodes into `dst`, which has room for `self.raw.len()` bytes, when the part is
     /// well-formed (every profile agrees on it): the number of bytes written. `None`: the
-    /// part needs its profile's decision, which [`Part::decode_to`] makes; `dst` then holds
-    /// nothing of use.
+    /// part needs its profile's decision, which [`Part::decode_bad_input`] makes; `dst` then
+    /// holds nothing of use.
     #[inline(always)]
     pub(super) fn decode_well_formed_to(self, profile: Profile, dst: &mut [u8]) -> Option<usize> {
         decode_well_formed_slice(
@@ -300,10 +300,16 @@ impl<'a> Part<'a> {
 
     /// The profile's decoders for what the well-formed decoder gave up on. Out of line and
     /// cold: inlined, they made the well-formed loop beside them 1.3x slower on escape-dense
-    /// input (measured with the before/after harness in the issue note).
+    /// input (measured with the before/after harness in the issue note). Also called
+    /// directly after [`Part::decode_well_formed_to`] gave up, which is the same decoder that
+    /// [`Part::decode_to`] would try first.
     #[cold]
     #[inline(never)]
-    fn decode_bad_input<S: Sink>(self, profile: Profile, sink: &mut S) -> Result<bool, QueryError> {
+    pub(super) fn decode_bad_input<S: Sink>(
+        self,
+        profile: Profile,
+        sink: &mut S,
+    ) -> Result<bool, QueryError> {
         match self.text.or_else(|| core::str::from_utf8(self.raw).ok()) {
             Some(t) => decode_text_with_bad_escapes(t, self.offset, profile, sink),
             None => decode_ill_formed(self.raw, Recorded([0; CHUNK]), self.offset, profile, sink),

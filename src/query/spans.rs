@@ -141,9 +141,10 @@ fn span(
             Some(written) => *n = start + written,
             None => {
                 // The profile decides (and may lengthen it, U+FFFD for a raw byte): decoded
-                // at the end of `out`, which is then refilled at the next part.
+                // at the end of `out`, which is then refilled at the next part. Straight to the
+                // profile's decoder: `decode_to` would first run the one that just gave up.
                 out.truncate(start);
-                part.decode_to(profile, out)?;
+                part.decode_bad_input(profile, out)?;
                 *n = out.len();
             }
         }
