@@ -4,7 +4,7 @@
 // answer, or `undefined` when the input holds anything it does not take, and the caller then
 // asks wasm. They never throw for bad input and never report an error: every rejected input,
 // every limit and every rare form (other profiles, RFC 2231 continuations, charsets other than
-// UTF-8, paths to escape, hosts that need IDNA or are IP literals) goes to wasm.
+// UTF-8, paths with lone surrogates, hosts that need IDNA or are IP literals) goes to wasm.
 //
 // The rules are the core's, restated for these shapes only (the file each follows is named at
 // each function); test/differential.test.mjs runs the vectors and seeded random inputs through
@@ -412,19 +412,11 @@ const isAlnum = (c) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 
 
 // ---- URIs (src/uri/mod.rs, host.rs, split.rs) -----------------------------------------------
 
-/**
- * Whether every char of `s` from `from` is in `cls`. A `%` counts when `escapes` and it starts
- * a valid escape (kept as written by the path encoder).
- */
-function all(s, from, cls, escapes) {
+/** Whether every char of `s` from `from` is in `cls`. */
+function all(s, from, cls) {
   for (let i = from; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 128 && (CLASS[c] & cls) !== 0) continue;
-    if (escapes && c === 37 && escapeAt(s, i)) {
-      i += 2;
-      continue;
-    }
-    return false;
+    if (!(c < 128 && (CLASS[c] & cls) !== 0)) return false;
   }
   return true;
 }
@@ -432,7 +424,7 @@ function all(s, from, cls, escapes) {
 /** Whether `s` is a scheme (RFC 3986 §3.1): ALPHA *( ALPHA / DIGIT / + / - / . ). */
 function isScheme(s) {
   const c = s.charCodeAt(0);
-  return ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) && all(s, 1, SCHEME, false);
+  return ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) && all(s, 1, SCHEME);
 }
 
 /** Whether `p` is a port the core takes: 1*DIGIT, 1 to 65535. */
@@ -453,35 +445,104 @@ function isPort(p) {
  */
 function isPlainHost(host) {
   const colon = host.indexOf(':');
-  if (colon < 0) return host.length > 0 && all(host, 0, REG_NAME, false);
+  if (colon < 0) return host.length > 0 && all(host, 0, REG_NAME);
   if (colon === 0 || host.indexOf(':', colon + 1) >= 0) return false;
-  return all(host.slice(0, colon), 0, REG_NAME, false) && isPort(host.slice(colon + 1));
+  return all(host.slice(0, colon), 0, REG_NAME) && isPort(host.slice(colon + 1));
 }
-
-/** Whether the query and fragment go out as written but for the `?`/`#` added. */
-function plainTail(query, fragment) {
-  return !query.includes('#') && wellFormed(query) && wellFormed(fragment);
-}
-
-/** Lone surrogates: the core sees U+FFFD there (UTF-8 encoding): wasm's. */
-const wellFormed = (s) => s.isWellFormed();
 
 /**
- * `pathBase` + `path` as the core writes them (Paths in src/uri/mod.rs), when every char is
- * one a path keeps; else undefined.
+ * `head` (ASCII: what this file checked or escaped) and the query and fragment as the core
+ * writes them, or undefined for a `#` in the query or a lone surrogate in either (the core
+ * sees U+FFFD there: wasm's). One well-formedness check of the whole string costs less than
+ * one of each part.
+ */
+function withTail(head, query, fragment) {
+  if (query.includes('#')) return undefined;
+  const out = head + tail(query, fragment);
+  return out.isWellFormed() ? out : undefined;
+}
+
+/** `%XX` (upper-case hex, as percent.rs `escape`) for each ASCII char code. */
+const PCT = Array.from({ length: 128 }, (_, c) => `%${c < 16 ? '0' : ''}${c.toString(16).toUpperCase()}`);
+
+/**
+ * Where the first char of `s` a path does not keep as written is (percent.rs `PATH`: pchar,
+ * `/` and valid escapes), or -1 when it keeps all of them.
+ */
+function firstEscaped(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (CLASS[c] & PCHAR) !== 0) continue;
+    if (c === 37 && escapeAt(s, i)) {
+      i += 2;
+      continue;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * `s` escaped from `from` on as percent.rs `encode_into` does with `PATH`: every UTF-8 byte of
+ * a char not kept as `%XX`. Undefined for a lone surrogate (the core sees U+FFFD there: wasm's).
+ */
+function escapePath(s, from) {
+  let out = '';
+  let run = 0;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128) {
+      if ((CLASS[c] & PCHAR) !== 0) continue;
+      if (c === 37 && escapeAt(s, i)) {
+        i += 2;
+        continue;
+      }
+      out += s.slice(run, i) + PCT[c];
+      run = i + 1;
+      continue;
+    }
+    // A run of non-ASCII chars: encodeURIComponent escapes each UTF-8 byte of them, in
+    // upper-case hex, and throws on a lone surrogate (checked first instead).
+    let end = i + 1;
+    while (end < s.length && s.charCodeAt(end) >= 128) end++;
+    const chars = s.slice(i, end);
+    if (!chars.isWellFormed()) return undefined;
+    out += s.slice(run, i) + encodeURIComponent(chars);
+    run = end;
+    i = end - 1;
+  }
+  return out + s.slice(run);
+}
+
+/** A path argument as the core writes it: as it is, or escaped (undefined: wasm's). */
+function pathText(s) {
+  const at = firstEscaped(s);
+  return at < 0 ? s : escapePath(s, at);
+}
+
+/**
+ * `pathBase` + `path` as the core writes them (Paths in src/uri/mod.rs), escaped as needed;
+ * undefined for a lone surrogate.
  */
 function paths(pathBase, path) {
   if (pathBase.length === 0 && path.length === 0) return '/';
-  if (pathBase !== plainBase) {
-    if (!all(pathBase, 0, PCHAR, true)) return undefined;
-    plainBase = pathBase;
-  }
-  if (!all(path, 0, PCHAR, true)) return undefined;
   let base = pathBase;
-  // Every non-empty path is written with a leading `/`, so the base gives up a trailing one.
+  // Every non-empty path is written with a leading `/`, so the base gives up a trailing one
+  // (before escaping, as the core judges it on the argument).
   if (path.length !== 0 && base.charCodeAt(base.length - 1) === 47) base = base.slice(0, -1);
+  if (pathBase !== plainBase) {
+    const at = firstEscaped(base);
+    if (at >= 0) base = escapePath(base, at);
+    // `base` is `pathBase` or all of it but a `/`, which a path keeps.
+    else plainBase = pathBase;
+    if (base === undefined) return undefined;
+  }
   let out = base.length !== 0 && pathBase.charCodeAt(0) !== 47 ? `/${base}` : base;
-  if (path.length !== 0) out += path.charCodeAt(0) !== 47 ? `/${path}` : path;
+  if (path.length !== 0) {
+    const p = pathText(path);
+    if (p === undefined) return undefined;
+    out += path.charCodeAt(0) !== 47 ? `/${p}` : p;
+  }
   return out;
 }
 
@@ -500,7 +561,7 @@ let plainScheme = 'https';
 let plainHost = 'localhost';
 let plainBase = '';
 
-/** `buildAbsolute` for parts that need no escape and no IDNA; else undefined. */
+/** `buildAbsolute` for hosts that need no escape and no IDNA; else undefined. */
 function buildAbsolute(scheme, host, pathBase, path, query, fragment) {
   if (scheme !== plainScheme) {
     if (!isScheme(scheme)) return undefined;
@@ -513,17 +574,15 @@ function buildAbsolute(scheme, host, pathBase, path, query, fragment) {
   const p = paths(pathBase, path);
   if (p === undefined) return undefined;
   if (query.length === 0 && fragment.length === 0) return `${scheme}://${host}${p}`;
-  if (!plainTail(query, fragment)) return undefined;
-  return `${scheme}://${host}${p}${tail(query, fragment)}`;
+  return withTail(`${scheme}://${host}${p}`, query, fragment);
 }
 
-/** `buildRelative` for parts that need no escape; else undefined. */
+/** `buildRelative` (paths escaped here too); undefined for lone surrogates and a `#` in the query. */
 function buildRelative(pathBase, path, query, fragment) {
   const p = paths(pathBase, path);
   if (p === undefined) return undefined;
   if (query.length === 0 && fragment.length === 0) return p;
-  if (!plainTail(query, fragment)) return undefined;
-  return p + tail(query, fragment);
+  return withTail(p, query, fragment);
 }
 
 /**

@@ -623,12 +623,16 @@ function build(p, absolute) {
   const path = part(p.path, 'path');
   const query = part(p.query, 'query');
   const fragment = part(p.fragment, 'fragment');
-  checkLength(scheme);
-  checkLength(host);
-  checkLength(pathBase);
-  checkLength(path);
-  checkLength(query);
-  checkLength(fragment);
+  // Their sum under the limit puts each under it: one compare on the common path.
+  const total = scheme.length + host.length + pathBase.length + path.length + query.length + fragment.length;
+  if (total > MAX_INPUT_LENGTH) {
+    checkLength(scheme);
+    checkLength(host);
+    checkLength(pathBase);
+    checkLength(path);
+    checkLength(query);
+    checkLength(fragment);
+  }
   if (!absolute) {
     const s = fastPaths ? fast.buildRelative(pathBase, path, query, fragment) : undefined;
     return s ?? wasm.rp_build_relative(pathBase, path, query, fragment);
