@@ -604,44 +604,46 @@ function part(v, key) {
  * fragment are passed with their leading `?`/`#`).
  */
 function buildAbsolute(parts) {
-  return build(expectParts(parts, 'buildAbsolute', ABSOLUTE_PARTS, isAbsolutePart), true);
-}
-
-/** `pathBase/path?query#fragment`, escaped as needed. */
-function buildRelative(parts) {
-  return build(expectParts(parts, 'buildRelative', RELATIVE_PARTS, isRelativePart), false);
-}
-
-/**
- * Both builders: every part's type checked in order, then every length, then the JS path,
- * then wasm. `absolute`: with a scheme and a host.
- */
-function build(p, absolute) {
-  const scheme = absolute ? part(p.scheme, 'scheme') : '';
-  const host = absolute ? part(p.host, 'host') : '';
+  const p = expectParts(parts, 'buildAbsolute', ABSOLUTE_PARTS, isAbsolutePart);
+  // Every part's type checked in order, then every length, then the JS path, then wasm. (The
+  // two builders do not share this body: a call site each keeps V8's feedback monomorphic,
+  // ~10 ns of a 100 ns call.)
+  const scheme = part(p.scheme, 'scheme');
+  const host = part(p.host, 'host');
   const pathBase = part(p.pathBase, 'pathBase');
   const path = part(p.path, 'path');
   const query = part(p.query, 'query');
   const fragment = part(p.fragment, 'fragment');
-  // Their sum under the limit puts each under it: one compare on the common path.
-  const total = scheme.length + host.length + pathBase.length + path.length + query.length + fragment.length;
-  if (total > MAX_INPUT_LENGTH) {
-    checkLength(scheme);
-    checkLength(host);
-    checkLength(pathBase);
-    checkLength(path);
-    checkLength(query);
-    checkLength(fragment);
-  }
-  if (!absolute) {
-    const s = fastPaths ? fast.buildRelative(pathBase, path, query, fragment) : undefined;
-    return s ?? wasm.rp_build_relative(pathBase, path, query, fragment);
-  }
+  checkLengths(scheme, host, pathBase, path, query, fragment);
   const s = fastPaths ? fast.buildAbsolute(scheme, host, pathBase, path, query, fragment) : undefined;
   if (s !== undefined) return s;
   const built = wasm.rp_build_absolute(scheme, host, pathBase, path, query, fragment);
   if (built === undefined) fail('', answer());
   return built;
+}
+
+/** `pathBase/path?query#fragment`, escaped as needed (checked as buildAbsolute's). */
+function buildRelative(parts) {
+  const p = expectParts(parts, 'buildRelative', RELATIVE_PARTS, isRelativePart);
+  const pathBase = part(p.pathBase, 'pathBase');
+  const path = part(p.path, 'path');
+  const query = part(p.query, 'query');
+  const fragment = part(p.fragment, 'fragment');
+  checkLengths('', '', pathBase, path, query, fragment);
+  const s = fastPaths ? fast.buildRelative(pathBase, path, query, fragment) : undefined;
+  return s ?? wasm.rp_build_relative(pathBase, path, query, fragment);
+}
+
+/** checkLength() of each part, in order; their sum under the limit puts each under it. */
+function checkLengths(scheme, host, pathBase, path, query, fragment) {
+  const total = scheme.length + host.length + pathBase.length + path.length + query.length + fragment.length;
+  if (total <= MAX_INPUT_LENGTH) return;
+  checkLength(scheme);
+  checkLength(host);
+  checkLength(pathBase);
+  checkLength(path);
+  checkLength(query);
+  checkLength(fragment);
 }
 
 /** Splits an absolute URI into `{scheme, host, path, query, fragment}` (path unescaped). */
