@@ -467,7 +467,9 @@ const PCT = Array.from({ length: 128 }, (_, c) => `%${c < 16 ? '0' : ''}${c.toSt
 
 /**
  * Where the first char of `s` a path does not keep as written is (percent.rs `PATH`: pchar,
- * `/` and valid escapes), or -1 when it keeps all of them.
+ * `/` and valid escapes), or -1 when it keeps all of them. escapePath() runs the same test
+ * from there on; the plain path (most paths) scans here alone: one loop that also escapes,
+ * returning `s` when nothing was, made realistic parts ~10% slower (88 -> 97 ns, stop 22).
  */
 function firstEscaped(s) {
   for (let i = 0; i < s.length; i++) {
