@@ -328,12 +328,20 @@ impl<'a> Pairs<'a> {
             return None;
         }
         let value_start = if has_eq { name_end + 1 } else { i };
-        let name = slice(input, start..name_end);
-        let value = slice(input, value_start..i);
         // Split points are ASCII bytes, so they are character boundaries of a `&str` input.
         let text = self
             .text
             .map(|t| (str_slice(t, start..name_end), str_slice(t, value_start..i)));
+        // Natively a `&str`'s raw bytes are its text's: no second cut, and the decode loops
+        // use the text anyway. In wasm they are cut from the bytes, so that the text's cuts
+        // (character-boundary checks) are dead code where only offsets are answered (the
+        // faces' span loops): cut from the text, the component's 1 KB query ran 3% more
+        // instructions (stop 23).
+        let (name, value) = match text {
+            #[cfg(not(target_arch = "wasm32"))]
+            Some((name, value)) => (name.as_bytes(), value.as_bytes()),
+            _ => (slice(input, start..name_end), slice(input, value_start..i)),
+        };
         Some(Pair {
             name,
             value,
