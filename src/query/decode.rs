@@ -52,6 +52,13 @@ pub(super) trait Sink {
     fn bytes(&mut self) -> Option<&mut Vec<u8>> {
         None
     }
+
+    /// The sink as a `String`, when it is one: when it is empty, the well-formed decoder
+    /// writes into its bytes directly (`decode_well_formed_string`).
+    #[inline]
+    fn string(&mut self) -> Option<&mut String> {
+        None
+    }
 }
 
 /// `String` and `Vec<u8>` are sinks alike: append, and truncate back to a mark. Only how
@@ -84,7 +91,15 @@ macro_rules! buffer_sink {
     };
 }
 
-buffer_sink!(String, push_str(core::convert::identity), push(char::from));
+buffer_sink!(
+    String,
+    push_str(core::convert::identity),
+    push(char::from),
+    #[inline]
+    fn string(&mut self) -> Option<&mut String> {
+        Some(self)
+    }
+);
 buffer_sink!(
     Vec<u8>,
     extend_from_slice(str::as_bytes),
@@ -278,6 +293,7 @@ impl<'a> Part<'a> {
             self.raw,
             profile == Profile::Strict,
             self.text.is_some(),
+            true,
             dst,
         )
     }
@@ -467,6 +483,14 @@ fn decode_well_formed<S: Sink>(raw: &[u8], strict: bool, text: bool, sink: &mut 
     if let Some(out) = sink.bytes() {
         return decode_well_formed_into(raw, strict, text, out);
     }
+    // An empty `String` (a caller's scratch, cleared) and a value short of the vector
+    // decoder: decoded in place, as into a vector. (Longer ones keep the stack buffer's
+    // chunks: in place, `%41` x 2,730 ran 10% more instructions, zeroing the whole room.)
+    if sink.mark() == 0 && raw.len() < VECTOR_MIN {
+        if let Some(out) = sink.string() {
+            return decode_well_formed_string(raw, strict, out);
+        }
+    }
     let mut buf = [0u8; WELL_FORMED_CHUNK];
     let mut n = 0;
     let mut i = 0;
@@ -552,25 +576,57 @@ fn decode_well_formed_into(
 ) -> Option<bool> {
     let mark = out.len();
     out.resize(mark + raw.len(), 0);
-    let n = decode_well_formed_slice(raw, strict, text, slice_mut(out, mark..))?;
+    let n = decode_well_formed_slice(raw, strict, text, true, slice_mut(out, mark..))?;
     out.truncate(mark + n);
+    Some(true)
+}
+
+/// [`decode_well_formed`] into an empty `String`: into its bytes, taken as a vector (no
+/// stack buffer, and no copy out of it), then taken back as text by `String::from_utf8`,
+/// which is the one UTF-8 check of what was written. Decoded bytes that are not UTF-8 leave
+/// `out` empty and give `None`, as bad input does (the profile's decoders then decide).
+/// (Stop 23: realistic and UTF-8-heavy queries 5-8% fewer instructions, tiny pairs 6%.)
+fn decode_well_formed_string(raw: &[u8], strict: bool, out: &mut String) -> Option<bool> {
+    let mut bytes = core::mem::take(out).into_bytes();
+    bytes.resize(raw.len(), 0);
+    let written = decode_well_formed_slice(raw, strict, false, false, &mut bytes);
+    bytes.truncate(written.unwrap_or(0));
+    let (text, valid) = match String::from_utf8(bytes) {
+        Ok(text) => (text, written.is_some()),
+        Err(e) => {
+            let mut bytes = e.into_bytes();
+            bytes.clear();
+            (String::from_utf8(bytes).unwrap_or_default(), false)
+        }
+    };
+    *out = text;
+    if !valid {
+        out.clear();
+        return None;
+    }
     Some(true)
 }
 
 /// [`decode_well_formed_into`]'s decoder: into `dst`, which has room for `raw.len()` bytes
 /// (more are left as they were), returning how many it wrote. `None` as for
-/// [`decode_well_formed`].
+/// [`decode_well_formed`]. With `check` (else the caller checks), what it wrote is UTF-8.
 #[inline(always)]
-fn decode_well_formed_slice(raw: &[u8], strict: bool, text: bool, dst: &mut [u8]) -> Option<usize> {
+fn decode_well_formed_slice(
+    raw: &[u8],
+    strict: bool,
+    text: bool,
+    check: bool,
+    dst: &mut [u8],
+) -> Option<usize> {
     // Less room would end the byte loop early: a silently shortened part.
     debug_assert!(dst.len() >= raw.len(), "room for the whole part");
     let (mut i, mut n) = (0, 0);
-    let mut check_all = !text;
+    let mut check_all = check && !text;
     if let Some(v) = (raw.len() >= VECTOR_MIN)
         .then(PercentDecoder::get)
         .flatten()
     {
-        check_all = true;
+        check_all = check;
         loop {
             let d = v.decode(raw, i, slice_mut(dst, n..), strict);
             if d.malformed {
@@ -584,7 +640,7 @@ fn decode_well_formed_slice(raw: &[u8], strict: bool, text: bool, dst: &mut [u8]
         }
     }
     // `dst` has room for every byte still to decode, so this runs to the end of `raw`.
-    let n = decode_run(raw, i, dst, n, strict, !check_all)?;
+    let n = decode_run(raw, i, dst, n, strict, check && !check_all)?;
     if check_all {
         core::str::from_utf8(slice(dst, ..n)).ok()?;
     }
