@@ -596,12 +596,37 @@ const CHAR_AT_A_TIME: usize = 8;
 fn decode_well_formed_string(raw: &[u8], strict: bool, out: &mut String) -> Option<bool> {
     // A very short value a char at a time, while it decodes to ASCII: that needs no UTF-8
     // check at all, and the check's call costs more than such a value's decoding.
-    let mut i = 0;
-    let mut ascii = raw.len() <= CHAR_AT_A_TIME;
-    if ascii {
-        out.reserve(raw.len());
+    if raw.len() <= CHAR_AT_A_TIME && push_ascii(raw, strict, out)? {
+        return Some(true);
     }
-    while let (Some(&b), true) = (raw.get(i), ascii) {
+    let mut bytes = core::mem::take(out).into_bytes();
+    bytes.resize(raw.len(), 0);
+    let written = decode_well_formed_slice(raw, strict, false, false, &mut bytes);
+    // Nothing kept of a part the decoder gave up on.
+    bytes.truncate(written.unwrap_or(0));
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            *out = text;
+            written.map(|_| true)
+        }
+        Err(e) => {
+            // Not UTF-8: the room goes back, empty.
+            let mut bytes = e.into_bytes();
+            bytes.clear();
+            *out = String::from_utf8(bytes).unwrap_or_default();
+            None
+        }
+    }
+}
+
+/// Decodes `raw` onto the empty `out` a char at a time: `Some(true)` when all of it decoded
+/// to ASCII; `Some(false)` at the first byte beyond ASCII, `None` at a `%` that starts no
+/// escape under Strict, both with `out` left empty.
+#[inline]
+fn push_ascii(raw: &[u8], strict: bool, out: &mut String) -> Option<bool> {
+    out.reserve(raw.len());
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
         let v = match b {
             b'%' => match raw.get(i..).and_then(escape_at) {
                 Some(v) => {
@@ -627,32 +652,10 @@ fn decode_well_formed_string(raw: &[u8], strict: bool, out: &mut String) -> Opti
             }
         };
         if !v.is_ascii() {
-            // Decoded again, whole, into the bytes (below).
-            ascii = false;
             out.clear();
-            break;
+            return Some(false);
         }
         out.push(char::from(v));
-    }
-    if ascii {
-        return Some(true);
-    }
-    let mut bytes = core::mem::take(out).into_bytes();
-    bytes.resize(raw.len(), 0);
-    let written = decode_well_formed_slice(raw, strict, false, false, &mut bytes);
-    bytes.truncate(written.unwrap_or(0));
-    let (text, valid) = match String::from_utf8(bytes) {
-        Ok(text) => (text, written.is_some()),
-        Err(e) => {
-            let mut bytes = e.into_bytes();
-            bytes.clear();
-            (String::from_utf8(bytes).unwrap_or_default(), false)
-        }
-    };
-    *out = text;
-    if !valid {
-        out.clear();
-        return None;
     }
     Some(true)
 }
