@@ -248,6 +248,19 @@ fn allocations_are_fixed() {
             failures.push(format!("lookups in {pairs} pairs: {n} allocations"));
         }
     }
+    // Raw bytes over `max_decoded_bytes` whose decoded bytes fit: measured exactly first, and
+    // still nothing reallocates (each part is decoded into room for its raw length).
+    let q = "a=%41%41%41%41&b=%41%41";
+    let o = MapOptions {
+        max_decoded_bytes: 8,
+        ..MapOptions::default()
+    };
+    let (allocs, reallocs, map) = count_apart(|| QueryMap::parse(q, o));
+    if (allocs, reallocs) != (2, 0) || map.as_ref().map(|m| m.get("a")) != Ok(Some("AAAA")) {
+        failures.push(format!(
+            "exactly measured parse: {allocs} allocations and {reallocs} reallocations, {map:?}"
+        ));
+    }
     // A limit is found before anything is allocated.
     let q = "a=1&b=2&c=3&d=%41%41%41";
     for o in [

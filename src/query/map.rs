@@ -496,7 +496,9 @@ fn exact_size(query: &str, options: &MapOptions) -> Result<(usize, usize), Query
     if capacity > u32::MAX as usize || count > u32::MAX as usize {
         return Err(QueryError::new(QueryErrorKind::TooLarge, 0));
     }
-    Ok((count, capacity))
+    // Room for the raw bytes, not only the decoded ones: a part is decoded into room for its
+    // raw length, then cut back (`QueryMap::push`), so this way nothing reallocates.
+    Ok((count, capacity.max(raw_total)))
 }
 
 impl QueryMap {
@@ -538,17 +540,24 @@ impl QueryMap {
         // need no decoding stay (one copy instead of one per name and value); the others are
         // decoded after it, into at most as many bytes as their raw text. A query too long for
         // `u32` spans over twice its length is decoded whole instead.
+        //
+        // It is built as bytes: each part is decoded straight into its tail and only its runs
+        // of escapes are checked (the byte sink's path, as the spans take), with no stack
+        // buffer and no check of each part as a whole; the arena becomes text once, at the
+        // end. (Stop 24: parse plus a lookup 1.12x faster at 4 pairs, 1.16x at 28, 1.20x at
+        // 260 and 1.23x on tiny pairs, though only 2-3% fewer instructions, 16% on tiny
+        // pairs: the stack buffer's zeroing and each part's own check and copy are gone.)
         let copy = query.len() <= (u32::MAX as usize - text_room);
-        let mut text = String::with_capacity(if copy {
+        let mut arena = Vec::with_capacity(if copy {
             query.len() + text_room
         } else {
             text_room
         });
         if copy {
-            text.push_str(query);
+            arena.extend_from_slice(query.as_bytes());
         }
         let mut map = QueryMap {
-            text,
+            text: String::new(),
             copied: copy,
             entries: Vec::with_capacity(pair_room),
             index: Index::with_room(pair_room),
@@ -557,9 +566,10 @@ impl QueryMap {
         };
         let mut next = Some(first);
         while let Some(pair) = next {
-            map.push(&pair, options.profile)?;
+            map.push(&mut arena, &pair, options.profile)?;
             next = it.next();
         }
+        map.text = into_text(arena);
         if map.index.sorted {
             map.regroup_sorted();
         }
@@ -570,7 +580,12 @@ impl QueryMap {
     /// arena) and links it to its name's head, or makes it one. The room was made by `parse`:
     /// nothing here reallocates.
     #[inline]
-    fn push(&mut self, pair: &Pair<'_>, profile: Profile) -> Result<(), QueryError> {
+    fn push(
+        &mut self,
+        arena: &mut Vec<u8>,
+        pair: &Pair<'_>,
+        profile: Profile,
+    ) -> Result<(), QueryError> {
         // Offsets are within the query, and lengths within the room `parse` checked to fit
         // in `u32`.
         let name_start = pair.offset();
@@ -580,9 +595,9 @@ impl QueryMap {
         let name = if plain_name && self.copied {
             (name_start as u32, name_end as u32)
         } else {
-            let start = self.text.len();
-            pair.decode_name_into(profile, &mut self.text)?;
-            (start as u32, self.text.len() as u32)
+            let start = arena.len();
+            pair.name_part().decode_to(profile, arena)?;
+            (start as u32, arena.len() as u32)
         };
         let value = if pair.value().is_empty() {
             (name.1, name.1)
@@ -591,14 +606,14 @@ impl QueryMap {
             let start = name_end + 1;
             (start as u32, (start + pair.value().len()) as u32)
         } else {
-            let start = self.text.len();
-            pair.decode_value_into(profile, &mut self.text)?;
-            (start as u32, self.text.len() as u32)
+            let start = arena.len();
+            pair.value_part().decode_to(profile, arena)?;
+            (start as u32, arena.len() as u32)
         };
         let ignore_case = self.ignore_case;
         let names = Names {
             entries: &self.entries,
-            text: self.text.as_bytes(),
+            text: arena,
             ignore_case,
         };
         let name_span = name;
@@ -779,6 +794,16 @@ impl QueryMap {
             left: self.distinct,
         }
     }
+}
+
+/// The finished arena as text. It is text by construction (a `&str` query and parts the
+/// decoders wrote as UTF-8), so the one check never fails; were it ever to, every lookup would
+/// see U+FFFD where the bytes went wrong, never a panic.
+fn into_text(arena: Vec<u8>) -> String {
+    String::from_utf8(arena).unwrap_or_else(|e| {
+        debug_assert!(false, "the arena is UTF-8: {e}");
+        String::from_utf8_lossy(e.as_bytes()).into_owned()
+    })
 }
 
 /// `text[a..b]`, a span `parse` recorded (the ends of a whole decoded name or value).
