@@ -425,6 +425,28 @@ mod tests {
             .collect()
     }
 
+    /// `ContentDisposition::parse` answers `inline` and `attachment` without the grammar:
+    /// what it answers must be what the grammar answers, and only for those bytes exactly.
+    #[test]
+    fn whole_header_shortcut_is_the_grammar() {
+        for h in [
+            &b"inline"[..],
+            b"attachment",
+            b"Inline",
+            b"inline ",
+            b" inline",
+            b"inlinE",
+        ] {
+            for p in [Profile::Strict, Profile::DotNet] {
+                assert_eq!(
+                    ContentDisposition::parse(h, p),
+                    parse_grammar(h, p),
+                    "{h:?} {p:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn class_rows_are_the_rfc_sets() {
         let alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
