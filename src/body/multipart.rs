@@ -1400,6 +1400,24 @@ impl MultipartReader {
             // before, (`.2`) the second move.
             let mut moved: Option<(usize, PairFinder, bool)> = None;
             let mut at = 0;
+            // Data without CRs (text with LF line ends, a run of one byte) is searched for
+            // its CRs alone: memchr's one-byte loop reads a vector once where the pair reads
+            // it twice, about three times the pair's speed on data in cache. The first CR
+            // that comes sooner than `SPARSE_CR` bytes after the last hands the rest to the
+            // pair (each CR found costs a call), so no input costs more than about that.
+            loop {
+                let found = at + memchr::memchr(b'\r', slice(rest, at..))?;
+                // A window past the end: no later one fits either.
+                let window = rest.get(found..found + n)?;
+                if is_delimiter(window, d) {
+                    return Some(found);
+                }
+                let gap = found - at;
+                at = found + 1;
+                if gap < SPARSE_CR {
+                    break;
+                }
+            }
             loop {
                 let pair = moved.as_ref().map_or(ends, |m| &m.1);
                 if rest.len() - at < pair.min_haystack_len() {
@@ -1549,6 +1567,12 @@ impl MultipartReader {
         }
     }
 }
+
+/// A CR sooner than this after the last one found (or the search's start) moves
+/// `find_delimiter` from its CR search to the pair: about where a memchr call per CR costs as
+/// much as the pair's slower loop over the bytes between (~10 ns against 0.026 ns a byte, less
+/// 0.009 for the CR search itself, on a Xeon with the data in cache).
+const SPARSE_CR: usize = 512;
 
 /// One window per this many bytes, on average, before `find_delimiter` hands a stretch to
 /// `memmem`; what a window costs next to what `memmem` costs per byte, about.
@@ -1764,13 +1788,17 @@ mod tests {
             alphabet.extend_from_slice(b"\r\r\r\nz");
             for round in 0..1500 {
                 let len = (next() % 12_000) as usize;
-                let dense = round % 3;
+                let dense = round % 4;
                 let hay: alloc::vec::Vec<u8> = (0..len)
                     .map(|_| {
                         let r = next();
                         match dense {
                             0 => alphabet[(r as usize) % alphabet.len()],
                             1 if r % 4 == 0 => b'\r',
+                            // CRs far apart and now and then close (half the gaps are under
+                            // SPARSE_CR): the CR search, and its handing over to the pair.
+                            3 if r % 700 == 0 => b'\r',
+                            3 => b'-',
                             _ => d[(r as usize >> 8) % d.len()],
                         }
                     })
