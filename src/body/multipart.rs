@@ -1375,8 +1375,9 @@ impl MultipartReader {
         Ok((take, Ev::Data))
     }
 
-    /// The first delimiter in `rest`. Where there are vectors (AVX2, wasm simd128), by a
-    /// packed-pair search on two of the delimiter's bytes at their distance, then a compare:
+    /// The first delimiter in `rest`. Where there are vectors (AVX2, wasm simd128), first by
+    /// a one-byte search for its CR, then for its last byte, then for its middle byte
+    /// ([`sparse_search`]), while the byte searched for stays rare in the input; then by a packed-pair search on two of the delimiter's bytes at their distance, then a compare:
     /// first its CR and its last byte, where a near miss (the delimiter but its last byte, or but any byte of the
     /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
     /// each near miss. A false candidate says where the input got the delimiter wrong (at
@@ -1402,20 +1403,17 @@ impl MultipartReader {
             let mut at = 0;
             // Data without CRs (text with LF line ends, a run of one byte) is searched for
             // its CRs alone: memchr's one-byte loop reads a vector once where the pair reads
-            // it twice, about three times the pair's speed on data in cache. The first CR
-            // that comes sooner than `SPARSE_CR` bytes after the last hands the rest to the
-            // pair (each CR found costs a call), so no input costs more than about that.
-            loop {
-                let found = at + memchr::memchr(b'\r', slice(rest, at..))?;
-                // A window past the end: no later one fits either.
-                let window = rest.get(found..found + n)?;
-                if is_delimiter(window, d) {
-                    return Some(found);
-                }
-                let gap = found - at;
-                at = found + 1;
-                if gap < SPARSE_CR {
-                    break;
+            // it twice, about three times the pair's speed on data in cache. Data dense in
+            // CRs (CRLF text, a run of CRs, dashes and line ends) is searched the same way
+            // for the delimiter's last byte, a byte of the boundary, which such data seldom
+            // holds; data dense in both, for its middle byte. A byte that comes sooner than `SPARSE` bytes after the last hands the
+            // rest to the next search (each one found costs a call), the pair last, so no
+            // input costs more than about that.
+            for k in [0, n - 1, n / 2] {
+                match sparse_search(rest, d, k, at) {
+                    Sparse::Found(found) => return Some(found),
+                    Sparse::Absent => return None,
+                    Sparse::Dense(next) => at = next,
                 }
             }
             loop {
@@ -1568,11 +1566,55 @@ impl MultipartReader {
     }
 }
 
-/// A CR sooner than this after the last one found (or the search's start) moves
-/// `find_delimiter` from its CR search to the pair: about where a memchr call per CR costs as
-/// much as the pair's slower loop over the bytes between (~10 ns against 0.026 ns a byte, less
-/// 0.009 for the CR search itself, on a Xeon with the data in cache).
-const SPARSE_CR: usize = 512;
+/// A delimiter byte found sooner than this after the last one (or the search's start) moves
+/// `find_delimiter` from its one-byte search to the next: about where a memchr call per byte
+/// found costs as much as the pair's slower loop over the bytes between (~10 ns against 0.026
+/// ns a byte, less 0.009 for the one-byte search itself, on a Xeon with the data in cache).
+const SPARSE: usize = 512;
+
+/// How [`sparse_search`] ended.
+enum Sparse {
+    /// The delimiter starts here.
+    Found(usize),
+    /// No delimiter starts at or after the search's start and fits.
+    Absent,
+    /// The byte came too often: the search ends before this start, not found up to there.
+    Dense(usize),
+}
+
+/// Looks for the delimiter `d` in `rest` from start `at` by memchr over its byte `k` alone:
+/// every start `s` that holds it has `d[k]` at `s + k`, so each such byte found names the one
+/// window to compare, and a byte not found rules out every start that would need it.
+///
+/// Out of line: inlined into `find_delimiter`, it moved the pair's loop there to where the
+/// near-miss shapes ran 10-25% slower with the same instructions (loop placement; with
+/// `-C llvm-args=-align-loops=64` both ran alike; BENCHMARKS.md, stop 26).
+#[inline(never)]
+fn sparse_search(rest: &[u8], d: &[u8], k: usize, mut at: usize) -> Sparse {
+    let Some(&byte) = d.get(k) else {
+        return Sparse::Dense(at);
+    };
+    loop {
+        let Some(hit) = rest
+            .get(at + k..)
+            .and_then(|tail| memchr::memchr(byte, tail))
+        else {
+            return Sparse::Absent;
+        };
+        let start = at + hit;
+        // A window past the end: no later one fits either.
+        let Some(window) = rest.get(start..start + d.len()) else {
+            return Sparse::Absent;
+        };
+        if is_delimiter(window, d) {
+            return Sparse::Found(start);
+        }
+        at = start + 1;
+        if hit < SPARSE {
+            return Sparse::Dense(at);
+        }
+    }
+}
 
 /// One window per this many bytes, on average, before `find_delimiter` hands a stretch to
 /// `memmem`; what a window costs next to what `memmem` costs per byte, about.
@@ -1789,6 +1831,12 @@ mod tests {
             for round in 0..1500 {
                 let len = (next() % 12_000) as usize;
                 let dense = round % 4;
+                // Mode 3's byte far apart: the CR, the last byte, the middle byte by turns.
+                let rare = if (round / 4) % 3 == 1 {
+                    d[d.len() - 1]
+                } else {
+                    d[d.len() / 2]
+                };
                 let hay: alloc::vec::Vec<u8> = (0..len)
                     .map(|_| {
                         let r = next();
@@ -1796,8 +1844,15 @@ mod tests {
                             0 => alphabet[(r as usize) % alphabet.len()],
                             1 if r % 4 == 0 => b'\r',
                             // CRs far apart and now and then close (half the gaps are under
-                            // SPARSE_CR): the CR search, and its handing over to the pair.
-                            3 if r % 700 == 0 => b'\r',
+                            // SPARSE): the CR search, and its handing over to the next search.
+                            3 if (round / 4) % 3 == 0 && r % 700 == 0 => b'\r',
+                            3 if (round / 4) % 3 == 0 => b'-',
+                            // CRs close together, the delimiter's last byte (then, with it
+                            // close too, its middle byte) far apart and now and then close:
+                            // the search for that byte, and its handing over to the next.
+                            3 if r % 3 == 0 => b'\r',
+                            3 if (round / 4) % 3 == 2 && r % 3 == 1 => d[d.len() - 1],
+                            3 if r % 700 == 1 => rare,
                             3 => b'-',
                             _ => d[(r as usize >> 8) % d.len()],
                         }
