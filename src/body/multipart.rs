@@ -1010,7 +1010,97 @@ impl MultipartReader {
     /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 7));
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
+    #[inline]
     pub fn decode<'a>(
+        &mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<Step<MultipartEvent<'a>>, MultipartError> {
+        if !eof {
+            if let Some(step) = self.small_step(input) {
+                return Ok(step);
+            }
+        }
+        self.steps(input, eof)
+    }
+
+    /// The steps of a small read that need none of the state machine (a read of a few bytes,
+    /// off a slow or a hostile peer, mostly ends in one of them): nothing fed; a header line
+    /// a few bytes longer, without its LF; a held delimiter prefix a few bytes longer; or a
+    /// few bytes of data without a CR, within the limits. Inlined into the caller's loop,
+    /// where [`Self::steps`] costs a call with the whole state machine's entry and exit
+    /// (on 1-byte reads, most of the time: BENCHMARKS.md, stop 27). `None`: not one of them,
+    /// for `steps` to read (which reads each of them to the same step).
+    #[inline(always)]
+    fn small_step<'a>(&mut self, input: &'a [u8]) -> Option<Step<MultipartEvent<'a>>> {
+        // At most this many new bytes: more are not a small read, and would be scanned twice
+        // whenever `steps` has to take them after all.
+        const SMALL: usize = 8;
+        let more = Step {
+            consumed: 0,
+            event: None,
+        };
+        let n = self.finder.needle().len();
+        match &mut self.state {
+            State::Headers {
+                line,
+                scanned,
+                window,
+                ..
+            } => {
+                let new = input.get((*scanned).max(*line)..)?;
+                if new.len() > SMALL || input.len() >= *window || new.contains(&b'\n') {
+                    return None;
+                }
+                *scanned = input.len();
+                Some(more)
+            }
+            State::Data { held: 0 } => {
+                if input.len() > SMALL.min(n - 1) || input.contains(&b'\r') {
+                    return None;
+                }
+                let take = input.len() as u64;
+                if take == 0 {
+                    return Some(more);
+                }
+                // Within the budgets `data` hands data out within (it refuses the byte past
+                // them, on the next call).
+                if take > self.limits.max_body_bytes - self.position
+                    || (self.value_part
+                        && take > self.limits.max_value_bytes.saturating_sub(self.part_bytes))
+                {
+                    return None;
+                }
+                self.position += take;
+                self.part_bytes += take;
+                Some(Step {
+                    consumed: input.len(),
+                    event: Some(MultipartEvent::Data(input)),
+                })
+            }
+            State::Data { held } => {
+                // The held prefix, and a few more of the delimiter's bytes: still a prefix.
+                let upto = input.len();
+                if upto <= *held || upto >= n || upto - *held > SMALL {
+                    return None;
+                }
+                let delimiter = self.finder.needle();
+                if slice(input, *held..) != slice(delimiter, *held..upto) {
+                    return None;
+                }
+                *held = upto;
+                Some(more)
+            }
+            State::Done => None,
+            // Nothing fed: every other state needs more (as `steps` finds).
+            _ if input.is_empty() => Some(more),
+            _ => None,
+        }
+    }
+
+    /// [`Self::decode`], step by step through the state machine.
+    #[inline(never)]
+    fn steps<'a>(
         &mut self,
         input: &'a [u8],
         eof: bool,
