@@ -16,8 +16,10 @@
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
 //! The delimiter (`CRLF--boundary`) is found, with vectors (AVX2 on x86_64, simd128 on wasm32
-//! built with it), by a packed-pair prefilter on its CR and its last byte that moves to the
-//! bytes near misses get wrong when they repeat; elsewhere by Horspool's search (a window's
+//! built with it), first by memchr's one-byte search for its CR, its last byte or its middle
+//! byte while the byte searched for stays rare in the input (most data: a vector read once),
+//! then by a packed-pair prefilter on its CR and its last byte that moves to the bytes near
+//! misses get wrong when they repeat; elsewhere by Horspool's search (a window's
 //! last byte decides how far the next window starts), which hands stretches where its shifts
 //! are short to one [`memchr::memmem::Finder`] built when the reader is: near misses cost
 //! about what ordinary data does. What the reader does not consume must be fed again with what
@@ -1467,16 +1469,18 @@ impl MultipartReader {
 
     /// The first delimiter in `rest`. Where there are vectors (AVX2, wasm simd128), first by
     /// a one-byte search for its CR, then for its last byte, then for its middle byte
-    /// ([`sparse_search`]), while the byte searched for stays rare in the input; then by a packed-pair search on two of the delimiter's bytes at their distance, then a compare:
-    /// first its CR and its last byte, where a near miss (the delimiter but its last byte, or but any byte of the
-    /// boundary, over and over) cannot fire it, where `memmem`'s pair of "rare" bytes fires at
-    /// each near miss. A false candidate says where the input got the delimiter wrong (at
-    /// `j`); input whose false candidates come one per delimiter or so (a near miss in the
-    /// middle, a run of the byte before the last between CR and the last byte) mostly gets
-    /// it wrong there again, so the search goes on with the pair of the CR and byte `j`,
-    /// which such input does not fire; near misses of two kinds by turns move it once more,
-    /// to the two bytes they get wrong. Past that, each dense candidate is checked in a loop
-    /// of Sunday's shifts (no call per candidate), and the end pair is taken up again.
+    /// ([`sparse_search`]), while the byte searched for stays rare in the input; then by a
+    /// packed-pair search on two of the delimiter's bytes at their distance, then a compare:
+    /// first its CR and its last byte, where a near miss (the delimiter but its last byte, or
+    /// but any byte of the boundary, over and over) cannot fire it, where `memmem`'s pair of
+    /// "rare" bytes fires at each near miss. A false candidate says where the input got the
+    /// delimiter wrong (at `j`); input whose false candidates come one per delimiter or so (a
+    /// near miss in the middle, a run of the byte before the last between CR and the last
+    /// byte) mostly gets it wrong there again, so the search goes on with the pair of the CR
+    /// and byte `j`, which such input does not fire; near misses of two kinds by turns move
+    /// it once more, to the two bytes they get wrong. Past that, each dense candidate is
+    /// checked in a loop of Sunday's shifts (no call per candidate), and the end pair is
+    /// taken up again.
     /// Elsewhere (and for a haystack too short for the vectors), [`Self::horspool_find`].
     fn find_delimiter(&self, rest: &[u8]) -> Option<usize> {
         #[cfg(any(
@@ -1496,9 +1500,9 @@ impl MultipartReader {
             // it twice, about three times the pair's speed on data in cache. Data dense in
             // CRs (CRLF text, a run of CRs, dashes and line ends) is searched the same way
             // for the delimiter's last byte, a byte of the boundary, which such data seldom
-            // holds; data dense in both, for its middle byte. A byte that comes sooner than `SPARSE` bytes after the last hands the
-            // rest to the next search (each one found costs a call), the pair last, so no
-            // input costs more than about that.
+            // holds; data dense in both, for its middle byte. A byte that comes sooner than
+            // `SPARSE` bytes after the last hands the rest to the next search (each one found
+            // costs a call), the pair last, so no input costs more than about that.
             for k in [0, n - 1, n / 2] {
                 match sparse_search(rest, d, k, at) {
                     Sparse::Found(found) => return Some(found),
