@@ -985,12 +985,7 @@ impl MultipartReader {
         if !self.in_data() {
             return false;
         }
-        // The budgets data() hands data out within.
-        let mut budget = self.limits.max_body_bytes - self.position;
-        if self.value_part {
-            budget = budget.min(self.limits.max_value_bytes.saturating_sub(self.part_bytes));
-        }
-        if n > budget {
+        if n > self.data_budget().0 {
             return false;
         }
         self.position += n;
@@ -1031,7 +1026,7 @@ impl MultipartReader {
     /// a few bytes longer, without its LF; a held delimiter prefix a few bytes longer; or a
     /// few bytes of data without a CR, within the limits. Inlined into the caller's loop,
     /// where [`Self::steps`] costs a call with the whole state machine's entry and exit
-    /// (on 1-byte reads, most of the time: BENCHMARKS.md, stop 27). `None`: not one of them,
+    /// (on 1-byte reads, most of the time: BENCHMARKS.md, "Stops 25-28"). `None`: not one of them,
     /// for `steps` to read (which reads each of them to the same step).
     #[inline(always)]
     fn small_step<'a>(&mut self, input: &'a [u8]) -> Option<Step<MultipartEvent<'a>>> {
@@ -1042,7 +1037,7 @@ impl MultipartReader {
             consumed: 0,
             event: None,
         };
-        let n = self.finder.needle().len();
+        let n = self.delimiter().len();
         match &mut self.state {
             State::Headers {
                 line,
@@ -1061,20 +1056,14 @@ impl MultipartReader {
                 if input.len() > SMALL.min(n - 1) || input.contains(&b'\r') {
                     return None;
                 }
-                let take = input.len() as u64;
-                if take == 0 {
+                if input.is_empty() {
                     return Some(more);
                 }
-                // Within the budgets `data` hands data out within (it refuses the byte past
-                // them, on the next call).
-                if take > self.limits.max_body_bytes - self.position
-                    || (self.value_part
-                        && take > self.limits.max_value_bytes.saturating_sub(self.part_bytes))
-                {
+                // Taken as data the caller found itself: within the budgets (past them `steps`
+                // names the limit), and the state stays `Data { held: 0 }`.
+                if !self.skip_data(input.len() as u64) {
                     return None;
                 }
-                self.position += take;
-                self.part_bytes += take;
                 Some(Step {
                     consumed: input.len(),
                     event: Some(MultipartEvent::Data(input)),
@@ -1442,16 +1431,7 @@ impl MultipartReader {
         }
         // Hand out what the limits allow; the next call refuses the byte past them, so every
         // split gives the same data before the same error.
-        let body_budget = self.limits.max_body_bytes - self.position;
-        let mut limit = MultipartLimit::BodyBytes;
-        let mut budget = body_budget;
-        if self.value_part {
-            let value_budget =
-                self.limits.max_value_bytes - self.part_bytes.min(self.limits.max_value_bytes);
-            if value_budget < budget {
-                (budget, limit) = (value_budget, MultipartLimit::ValueBytes);
-            }
-        }
+        let (budget, limit) = self.data_budget();
         if budget == 0 {
             return Err(self.limit_at(0, limit));
         }
@@ -1465,6 +1445,21 @@ impl MultipartReader {
         }
         self.part_bytes += take as u64;
         Ok((take, Ev::Data))
+    }
+
+    /// How many more data bytes the limits allow the current part, and the limit that says
+    /// so: the body's, or a field's value limit when that is the smaller (a part without a
+    /// filename). `data` and `skip_data` hand out data within it.
+    #[inline]
+    fn data_budget(&self) -> (u64, MultipartLimit) {
+        let body = self.limits.max_body_bytes - self.position;
+        if self.value_part {
+            let value = self.limits.max_value_bytes.saturating_sub(self.part_bytes);
+            if value < body {
+                return (value, MultipartLimit::ValueBytes);
+            }
+        }
+        (body, MultipartLimit::BodyBytes)
     }
 
     /// The first delimiter in `rest`. Where there are vectors (AVX2, wasm simd128), first by
