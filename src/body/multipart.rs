@@ -1026,8 +1026,8 @@ impl MultipartReader {
     /// a few bytes longer, without its LF; a held delimiter prefix a few bytes longer; or a
     /// few bytes of data without a CR, within the limits. Inlined into the caller's loop,
     /// where [`Self::steps`] costs a call with the whole state machine's entry and exit
-    /// (on 1-byte reads, most of the time: BENCHMARKS.md, "Stops 25-28"). `None`: not one of them,
-    /// for `steps` to read (which reads each of them to the same step).
+    /// (on 1-byte reads, most of the time: BENCHMARKS.md, "Stops 25-28"). `None`: not one of
+    /// them, for `steps` to read (which reads each of them to the same step).
     #[inline(always)]
     fn small_step<'a>(&mut self, input: &'a [u8]) -> Option<Step<MultipartEvent<'a>>> {
         // At most this many new bytes: more are not a small read, and would be scanned twice
