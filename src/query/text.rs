@@ -41,6 +41,8 @@ pub struct StrPairs<'a>(Pairs<'a>);
 impl<'a> Iterator for StrPairs<'a> {
     type Item = StrPair<'a>;
 
+    // Natively inlined, as `Pairs::next` is (see there).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn next(&mut self) -> Option<StrPair<'a>> {
         self.0.next().map(StrPair)
     }
