@@ -646,6 +646,10 @@ impl<'a> Pair<'a> {
     where
         'a: 's,
     {
+        // The common case first, from the pair's own fields: a plain part of a text input.
+        if let (true, Some((name, _))) = (self.plain.0, self.text) {
+            return Ok(name);
+        }
         self.name_part().decode_in(profile, scratch)
     }
 
@@ -671,6 +675,9 @@ impl<'a> Pair<'a> {
     where
         'a: 's,
     {
+        if let (true, Some((_, value))) = (self.plain.1, self.text) {
+            return Ok(value);
+        }
         self.value_part().decode_in(profile, scratch)
     }
 
