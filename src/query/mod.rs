@@ -228,8 +228,8 @@ pub fn collect_pairs(input: &str, profile: Profile) -> Result<Vec<(String, Strin
     let segments = memchr::memchr_iter(b'&', input.as_bytes()).count() + 1;
     let mut out = Vec::with_capacity(segments.min(PRESIZE_PAIRS));
     for pair in pairs(input) {
-        let name = pair.name_part().decode_owned(profile)?;
-        out.push((name, pair.value_part().decode_owned(profile)?));
+        let name = pair.name_owned(profile)?;
+        out.push((name, pair.value_owned(profile)?));
     }
     Ok(out)
 }
@@ -679,6 +679,23 @@ impl<'a> Pair<'a> {
             return Ok(value);
         }
         self.value_part().decode_in(profile, scratch)
+    }
+
+    /// The decoded name in a `String` of its own ([`collect_pairs`]): a plain part of a text
+    /// input is copied from the pair's own fields, as [`name_in`](Self::name_in) borrows it.
+    fn name_owned(&self, profile: Profile) -> Result<String, QueryError> {
+        match (self.plain.0, self.text) {
+            (true, Some((name, _))) => Ok(String::from(name)),
+            _ => self.name_part().decode_owned(profile),
+        }
+    }
+
+    /// The decoded value in a `String` of its own; see [`name_owned`](Self::name_owned).
+    fn value_owned(&self, profile: Profile) -> Result<String, QueryError> {
+        match (self.plain.1, self.text) {
+            (true, Some((_, value))) => Ok(String::from(value)),
+            _ => self.value_part().decode_owned(profile),
+        }
     }
 
     /// The decoded name and value together, each borrowed from the input when there is
