@@ -8,6 +8,8 @@ use super::grammar::{is, is_token, WS};
 use super::{ContentDisposition, DispositionError, Param, Profile, Quoting, Tally};
 use crate::bytes::slice;
 
+// Out of line, as `parse_grammar` is: `ContentDisposition::parse` stays a small frame.
+#[inline(never)]
 pub(super) fn parse_browser(b: &[u8]) -> Result<ContentDisposition<'_>, DispositionError> {
     let semi = memchr::memchr(b';', b).unwrap_or(b.len());
     let (t0, t1) = trim_lws(b, 0, semi);

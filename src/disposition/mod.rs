@@ -436,7 +436,7 @@ impl<'a> ContentDisposition<'a> {
             Profile::Browser => parse_browser(header),
             // The two commonest headers of all, whole (as the grammar would read them: a bare
             // token type): one compare instead of the token scan.
-            Profile::Strict | Profile::DotNet if matches!(header, b"inline" | b"attachment") => {
+            Profile::Strict | Profile::DotNet if header == b"inline" || header == b"attachment" => {
                 Ok(Tally::default().finish(header, header, header.len(), profile))
             }
             Profile::Strict | Profile::DotNet => parse_grammar(header, profile),
