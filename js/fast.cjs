@@ -123,11 +123,12 @@ function withParameters(h, decode2047, stop, seen) {
     if (i === typeStart) return undefined;
   }
   const type = typeStart === 0 && i === len ? h : h.slice(typeStart, i);
-  const result = { type: (seen & UPPER) !== 0 ? type.toLowerCase() : type, filename: null, parameters: [] };
-  if (i === len) return result;
+  const typeText = (seen & UPPER) !== 0 ? type.toLowerCase() : type;
+  if (i === len) return { type: typeText, filename: null, parameters: [] };
   // `filename=x` where the type should be: an error.
   if (c === 61) return undefined;
-  const parameters = result.parameters;
+  // Filled from an array literal of the first pair: an empty one would grow at its first push.
+  let parameters;
   let plain;
   /** The `filename*` token and what extToken() made of it. */
   let star;
@@ -215,6 +216,11 @@ function withParameters(h, decode2047, stop, seen) {
       value = h.slice(start, i);
       if (name === 'filename*' && star === undefined) star = value;
     }
+    if (parameters === undefined) {
+      if (name === 'filename') plain = value;
+      parameters = [[name, value]];
+      continue;
+    }
     const n = parameters.length;
     if (n === MAX_PARAMS) return undefined;
     // Strict: a name twice (in any case) is an error. A scan over the first few names, then
@@ -229,18 +235,13 @@ function withParameters(h, decode2047, stop, seen) {
     if (name === 'filename') plain = value;
     parameters.push([name, value]);
   }
+  if (parameters === undefined) return { type: typeText, filename: null, parameters: [] };
   if (star !== undefined) {
     if (starText === null) return undefined;
-    if (starText !== undefined) {
-      result.filename = starText;
-      return result;
-    }
+    if (starText !== undefined) return { type: typeText, filename: starText, parameters };
   }
-  if (plain !== undefined) {
-    if (decode2047 && plain.includes('=?')) return undefined;
-    result.filename = plain;
-  }
-  return result;
+  if (plain !== undefined && decode2047 && plain.includes('=?')) return undefined;
+  return { type: typeText, filename: plain === undefined ? null : plain, parameters };
 }
 
 /** A quoted string's inside without the `\` of each quoted-pair. */
