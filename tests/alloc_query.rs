@@ -183,6 +183,32 @@ fn allocation_counts() {
         "https://example.com/search?x=1&q=a%20b&name=%C3%A9t%C3%A9&empty=#top"
     );
 
+    // Owned collect: one vector, never grown (room is made ahead: by the length of a short
+    // input, by its `&`s otherwise), and one string per non-empty name and value.
+    for input in [
+        "a=1&b=2",
+        "a&b&c&d&e&f&g&h",
+        "a&b&c&d&e&f&g&hh",
+        "?a&b&c&d&e&f&g&h",
+        "x=%41&y=b+c",
+        REALISTIC,
+    ] {
+        for profile in profiles {
+            let (n, all) = count(|| query::collect_pairs(input, profile).unwrap());
+            let strings = all
+                .iter()
+                .flat_map(|(a, b)| [a, b])
+                .filter(|s| !s.is_empty())
+                .count();
+            check(
+                &mut failures,
+                &format!("collect_pairs {input:?} {profile:?}"),
+                n,
+                1 + strings,
+            );
+        }
+    }
+
     // QueryMap: parse makes at most three allocations; lookups none.
     let (n, map) = count(|| QueryMap::parse(REALISTIC, MapOptions::default()).unwrap());
     if n > 3 {
