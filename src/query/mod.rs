@@ -226,10 +226,10 @@ pub fn collect_pairs(input: &str, profile: Profile) -> Result<Vec<(String, Strin
     // hold no pair, so the room asked for ahead is capped (past the cap the vector grows as
     // usual): no input makes it reserve more than `PRESIZE_PAIRS` pairs it does not hold.
     // A short input is not counted: a pair takes a byte and a separator but the last, so
-    // it holds at most `(len + 1) / 2` of them, which is room enough (memchr's count set-up
+    // it holds at most `len.div_ceil(2)` of them, which is room enough (memchr's count set-up
     // was 57 of the 1,310 instructions of `a=1&b=2`).
     let room = if input.len() <= SHORT_INPUT {
-        (input.len() + 1) / 2
+        input.len().div_ceil(2)
     } else {
         memchr::memchr_iter(b'&', input.as_bytes()).count() + 1
     };
