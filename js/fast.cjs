@@ -216,8 +216,9 @@ function withParameters(h, decode2047, stop, seen) {
       value = h.slice(start, i);
       if (name === 'filename*' && star === undefined) star = value;
     }
+    // Noted before the checks below: a name twice or a parameter too many returns undefined.
+    if (name === 'filename') plain = value;
     if (parameters === undefined) {
-      if (name === 'filename') plain = value;
       parameters = [[name, value]];
       continue;
     }
@@ -232,7 +233,6 @@ function withParameters(h, decode2047, stop, seen) {
       if (names.has(name)) return undefined;
       names.add(name);
     }
-    if (name === 'filename') plain = value;
     parameters.push([name, value]);
   }
   if (parameters === undefined) return { type: typeText, filename: null, parameters: [] };
