@@ -47,7 +47,7 @@ step "rust: tests, doc examples, benches and examples in test mode"
 cargo test --features "$FEATURES" --all-targets
 cargo test --features "$FEATURES" --doc
 
-step "the vector decoder under Miri (skipped where no nightly toolchain with miri exists)"
+step "the vector decoder under Miri (adds miri to the nightly toolchain; skipped where there is none)"
 bash .ci/miri.sh
 
 step "clippy"
