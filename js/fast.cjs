@@ -265,6 +265,10 @@ function tokenFrom(h, i, len) {
  * `null` when its charset is one this file leaves to wasm (ISO-8859-1, US-ASCII).
  */
 function extToken(h, from, len) {
+  // The usual form, `UTF-8''`, by a compare of its seven chars.
+  if (h.charCodeAt(from + 5) === 39 && h.charCodeAt(from + 6) === 39 && isUtf8Label(h, from, from + 5)) {
+    return extValue(h, from + 7, len);
+  }
   const first = h.indexOf("'", from);
   const second = first < 0 ? -1 : h.indexOf("'", first + 1);
   // Both quotes must be inside the token: no char before them that ends it.
@@ -289,14 +293,19 @@ function extToken(h, from, len) {
     const cs = h.slice(from, first).toLowerCase();
     return cs === 'iso-8859-1' || cs === 'us-ascii' ? null : undefined;
   }
-  // value-chars (attr-chars and valid escapes) up to the token's end, the escapes decoded as
-  // UTF-8 as they are checked: any failure (a tchar that is not a value-char, a bad escape,
-  // bytes that are not UTF-8 by Unicode Table 3-7, as charset.rs `Chars` reads them) makes
-  // the ext-value invalid.
-  const start = second + 1;
+  return extValue(h, second + 1, len);
+}
+
+/**
+ * A UTF-8 ext-value's value-chars at `h[start]`, up to the token's end (in `tokenEnd`), as
+ * extToken() answers them. The escapes are decoded as UTF-8 as they are checked: any failure
+ * (a tchar that is not a value-char, a bad escape, bytes that are not UTF-8 by Unicode Table
+ * 3-7, as charset.rs `Chars` reads them) makes the ext-value invalid.
+ */
+function extValue(h, start, len) {
   let out = '';
   let last = start;
-  i = start;
+  let i = start;
   while (i < len) {
     const c = h.charCodeAt(i);
     if (c !== 37) {
