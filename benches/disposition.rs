@@ -48,6 +48,22 @@ fn two_kb() -> String {
     h
 }
 
+/// A 2 KB percent-encoded `filename*` (every third piece a `€`, the rest `partN%20`) after a
+/// quoted fallback: js/bench/bench.mjs's `2 KB` input, where the decoding is the work.
+fn two_kb_pct() -> String {
+    let mut value = String::new();
+    let mut i = 0;
+    while value.len() < 2000 {
+        if i % 3 == 0 {
+            value.push_str("%E2%82%AC");
+        } else {
+            value.push_str(&format!("part{i}%20"));
+        }
+        i += 1;
+    }
+    format!("attachment; filename=\"fallback.bin\"; filename*=UTF-8''{value}.bin")
+}
+
 /// The most parameters the profiles accept, most of them continuation sections.
 fn hostile() -> String {
     let mut h = String::from("attachment; filename*0*=UTF-8''%41%42%43");
@@ -89,6 +105,7 @@ fn headers() -> Vec<(&'static str, &'static str)> {
             "form-data; name=\"upload\"; filename=\"résumé 2024 – final.pdf\"".to_owned(),
         ),
         ("2k", two_kb()),
+        ("2k_pct", two_kb_pct()),
         ("hostile", hostile()),
     ];
     list.into_iter().map(|(n, h)| (n, leak(h))).collect()
