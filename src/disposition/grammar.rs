@@ -208,7 +208,16 @@ pub(super) fn grammar_next_with<const LITERAL: bool>(
     if h.get(at) != Some(&b'=') {
         // ASP.NET keeps `name` without a value (NameValueHeaderValue with a null value).
         if profile == Profile::DotNet && matches!(h.get(at), None | Some(b';')) {
-            let p = Param::new(name, &[], Quoting::Token, false, name_start);
+            // Its value: the empty slice where the name ends. Every value is a slice of the
+            // header: the filename scan finds a value's place from its address (a static `&[]`
+            // has none there: `attachment; filename` overflowed that subtraction).
+            let p = Param::new(
+                name,
+                slice(h, name_end..name_end),
+                Quoting::Token,
+                false,
+                name_start,
+            );
             return Ok(Some((p, name_end)));
         }
         return Err(match h.get(at) {
@@ -447,6 +456,36 @@ mod tests {
                     parse_grammar(h, p),
                     "{h:?} {p:?}"
                 );
+            }
+        }
+    }
+
+    /// A DotNet parameter without a value is kept, its value the empty slice where its name
+    /// ends: inside the header, where the filename scan places values by their address. (It
+    /// was a static `&[]`: `filename` without a value overflowed that subtraction, found by
+    /// the component's multipart property test.)
+    #[test]
+    fn a_value_less_parameter_lies_in_the_header() {
+        for h in [
+            &b"attachment; filename"[..],
+            b"form-data; name=\"a\"; filename",
+            b"form-data; filename ; name=a",
+            b"attachment; FILENAME; filename=x",
+        ] {
+            let end = h.len();
+            let mut pos = run(h, 0, TCHAR);
+            while let Ok(Some((p, next))) = grammar_next_with::<false>(h, pos, Profile::DotNet) {
+                let at = p.raw.as_ptr() as usize;
+                let base = h.as_ptr() as usize;
+                assert!((base..=base + end).contains(&at), "{h:?}: {:?}", p.name);
+                pos = next;
+            }
+            for cd in [
+                ContentDisposition::parse(h, Profile::DotNet),
+                ContentDisposition::parse_form_data(h),
+            ] {
+                let cd = cd.unwrap_or_else(|e| panic!("{h:?}: {e:?}"));
+                assert_eq!(cd.filename().as_deref(), Some(""), "{h:?}");
             }
         }
     }
