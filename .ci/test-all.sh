@@ -70,6 +70,10 @@ cargo clippy --features cli --all-targets -- -D warnings
 # Without idna a Unicode host is an IdnaDisabled error: run the tests that check that.
 cargo test --no-default-features --features std --lib --test uri_vectors --test alloc_uri
 
+step "the fuzz targets compile (running them is cargo fuzz's, on nightly: see fuzz/)"
+# Nothing else builds them: fuzz/fuzz_targets/http1.rs went stale once, unnoticed.
+cargo check --manifest-path fuzz/Cargo.toml --bins
+
 step "npm package: build and test (ESM, CJS, types)"
 (cd js && npm ci --no-audit --no-fund && npm run build && npm test)
 
