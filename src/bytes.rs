@@ -100,6 +100,15 @@ where
     }
 }
 
+/// Where `part` starts inside `whole`, found from the two addresses; `None` when `part` is
+/// not a sub-slice of it (a static `&[]`, or bytes from elsewhere). The parsers hand out
+/// slices of their input and keep only offsets: this is the one place an address becomes one.
+#[inline]
+pub(crate) fn offset_in(whole: &[u8], part: &[u8]) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (start.checked_add(part.len())? <= whole.len()).then_some(start)
+}
+
 /// `bytes` as text, for bytes the caller has already proven to be UTF-8 (ASCII, or a prefix
 /// that `from_utf8` reported valid).
 #[inline]

@@ -91,7 +91,7 @@ use memchr::memmem::Finder;
 
 use super::grammar::{is, BCHAR, FIELD, TOKEN, WS};
 use super::{find_byte, Step};
-use crate::bytes::slice;
+use crate::bytes::{offset_in, slice};
 use crate::disposition::{self, ContentDisposition, DispositionError, DispositionErrorKind};
 
 mod content_type;
@@ -459,12 +459,10 @@ impl Span {
     /// The span of `sub`, a slice of `block`; an empty span if it is not one (a broken
     /// invariant: every slice handed here was cut from `block`).
     fn of(block: &[u8], sub: &[u8]) -> Span {
-        let start = (sub.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
-        let end = start.wrapping_add(sub.len());
-        match (u32::try_from(start), u32::try_from(end)) {
-            (Ok(start), Ok(end)) if start <= end && end as usize <= block.len() => {
-                Span { start, end }
-            }
+        let start = offset_in(block, sub);
+        let end = start.map(|s| s + sub.len());
+        match (start.map(u32::try_from), end.map(u32::try_from)) {
+            (Some(Ok(start)), Some(Ok(end))) => Span { start, end },
             _ => {
                 debug_assert!(false, "a span outside the header block");
                 Span { start: 0, end: 0 }

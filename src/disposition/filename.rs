@@ -64,13 +64,12 @@ impl Found {
         if u64::from_le_bytes(*head) | 0x2020_2020_2020_2020 != FILENAME {
             return;
         }
-        // Every value is a slice of the header (the grammars cut even an empty one from it):
-        // its offset, from the two addresses. Checked all the same: a value from anywhere else
-        // is not noted rather than noted at a wrapped-around offset.
-        let start = (p.raw.as_ptr() as usize).wrapping_sub(header.as_ptr() as usize);
-        if start > header.len() || p.raw.len() > header.len() - start {
+        // Every value is a slice of the header (the grammars cut even an empty one from it).
+        // Checked all the same: a value from anywhere else is not noted rather than noted at a
+        // wrapped-around offset.
+        let Some(start) = crate::bytes::offset_in(header, p.raw) else {
             return;
-        }
+        };
         let span = Span {
             name_at: p.offset as u16,
             start: start as u16,

@@ -5,7 +5,7 @@ use alloc::boxed::Box;
 use core::fmt;
 
 use super::{ContentDisposition, DispositionError, Profile};
-use crate::bytes::slice;
+use crate::bytes::{offset_in, slice};
 
 /// A parsed `Content-Disposition` that owns a copy of its header (one allocation) and hands
 /// out the borrowed [`ContentDisposition`] view again without parsing twice
@@ -101,11 +101,9 @@ impl<'a> ContentDisposition<'a> {
     pub fn into_owned(self) -> OwnedContentDisposition {
         // The type is a slice of the header, or (Browser's default) the static `inline`: its
         // place in the header, found from the two addresses, is all that needs keeping.
-        let base = self.header.as_ptr() as usize;
-        let at = (self.kind.as_ptr() as usize).wrapping_sub(base);
-        let in_header = at <= self.header.len() && self.kind.len() <= self.header.len() - at;
         // Both are below MAX_HEADER_LEN, which fits in u16.
-        let kind = in_header.then(|| (at as u16, (at + self.kind.len()) as u16));
+        let kind =
+            offset_in(self.header, self.kind).map(|at| (at as u16, (at + self.kind.len()) as u16));
         OwnedContentDisposition {
             header: self.header.into(),
             kind,

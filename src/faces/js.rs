@@ -41,6 +41,7 @@ use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use wasm_bindgen::prelude::*;
 
+use crate::bytes::offset_in;
 use crate::{body, disposition, query, uri};
 
 /// The version of the protocol between these exports and `index.cjs`. Bump it with every change
@@ -232,12 +233,6 @@ pub fn rp_input(len: u32) -> u32 {
         }
         Err(_) => 0,
     })
-}
-
-/// Where `part` starts inside `whole`, if it is a sub-slice of it.
-fn offset_in(whole: &[u8], part: &[u8]) -> Option<usize> {
-    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
-    (start.checked_add(part.len())? <= whole.len()).then_some(start)
 }
 
 /// UTF-16 code units encoded by one UTF-8 byte (counted on the lead byte).
