@@ -635,11 +635,12 @@ function splitAbsolute(uri) {
  * The pairs of a query, each `[name, value]`, as `queryPairs` answers them in every profile:
  * one leading `?` skipped, empty segments skipped, `+` a space and `%XX` escapes decoded as
  * UTF-8 (unless `raw`). The profiles differ only on escapes that are not valid and on bytes
- * that are not UTF-8: decodeURIComponent throws on exactly those, and they go to wasm, as do
- * lone surrogates (the core sees U+FFFD). The scan is the engine's native indexOf: no loop
- * over the chars in JS.
+ * that are not UTF-8: those go to wasm, as do lone surrogates (the core sees U+FFFD), except
+ * that with `lenient` (the Whatwg and DotNet profiles, which agree on it) a `%` that starts no
+ * escape stays as written. The scan is the engine's native indexOf: no loop over the chars in
+ * JS.
  */
-function queryPairs(q, raw) {
+function queryPairs(q, raw, lenient) {
   const len = q.length;
   if (!q.isWellFormed()) return undefined;
   let i = q.charCodeAt(0) === 63 /* ? */ ? 1 : 0;
@@ -665,8 +666,8 @@ function queryPairs(q, raw) {
       // `pct` and `plus` are the first at or after `i`: below `nameEnd`, they are the
       // name's. A plain name is sliced, not scanned again (tiny pairs, `a=%41&`: 10% faster).
       const nameEscaped = (pct !== -1 && pct < nameEnd) || (plus !== -1 && plus < nameEnd);
-      const name = nameEscaped ? decodePart(q, i, nameEnd) : q.slice(i, nameEnd);
-      const value = decodePart(q, valueStart, amp);
+      const name = nameEscaped ? decodePart(q, i, nameEnd, lenient) : q.slice(i, nameEnd);
+      const value = decodePart(q, valueStart, amp, lenient);
       if (name === undefined || value === undefined) return undefined;
       pairs.push([name, value]);
     } else {
@@ -678,10 +679,11 @@ function queryPairs(q, raw) {
 }
 
 /**
- * `s[from..to]` with `+` as a space and the escapes decoded as UTF-8; undefined when an escape
- * is not valid or the bytes are not UTF-8.
+ * `s[from..to]` with `+` as a space and the escapes decoded as UTF-8; undefined when the bytes
+ * are not UTF-8, or when an escape is not valid unless `lenient` (a `%` without two hex digits
+ * after it then stays as written, as WHATWG and .NET keep it).
  */
-function decodePart(s, from, to) {
+function decodePart(s, from, to, lenient) {
   let out = '';
   let last = from;
   for (let i = from; i < to; i++) {
@@ -692,7 +694,11 @@ function decodePart(s, from, to) {
     } else if (c === 37) {
       // An escape's bytes never run past the part: `&` and `=` are no hex digits.
       const cp = escapedChar(s, i);
-      if (cp < 0 || seqEnd > to) return undefined;
+      if (cp < 0 || seqEnd > to) {
+        // Kept as written: the `%` joins the text up to the next escape or `+`.
+        if (lenient && hexByte(s, i) < 0) continue;
+        return undefined;
+      }
       out += last < i ? s.slice(last, i) + fromCodePoint(cp) : fromCodePoint(cp);
       last = seqEnd;
       i = seqEnd - 1;

@@ -241,6 +241,8 @@ const profileTable = (names) => Object.fromEntries(names.map((name, i) => [name,
 const QUERY_PROFILES = profileTable(fromLayout('queryProfiles'));
 /** The core lists each module's default profile first. */
 const DEFAULT_PROFILE = 0;
+/** The query profile that rejects a `%` without two hex digits (the others keep it). */
+const QUERY_STRICT = QUERY_PROFILES.strict;
 const DISPOSITION_PROFILES = profileTable(fromLayout('dispositionProfiles'));
 /** The profile fast.cjs's disposition() follows. */
 const STRICT = DISPOSITION_PROFILES.strict;
@@ -301,8 +303,8 @@ function queryPairs(query, options) {
   let profile = DEFAULT_PROFILE;
   let raw = false;
   if (options !== undefined) [profile, raw] = queryOptions(options, 'queryPairs', QUERY_PAIRS_OPTIONS, 'raw');
-  if (fastPaths && (query.length < JS_QUERY || (query.length <= MAX_INPUT_LENGTH && tinyPairs(query)))) {
-    const pairs = query.length < SHORT_QUERY ? shortPairs(query, raw) : fast.queryPairs(query, raw);
+  if (fastPaths) {
+    const pairs = jsPairs(query, profile, raw);
     if (pairs !== undefined) return pairs;
   }
   const written = write(query);
@@ -321,6 +323,19 @@ function queryPairs(query, options) {
     ];
   }
   return pairs;
+}
+
+/**
+ * queryPairs' answer from a JS path, or undefined when none takes the query (wasm answers).
+ * Short queries: a JS scan beats wasm's fixed cost. Long ones of many tiny pairs (`a=%41&`):
+ * wasm's cost per pair and the answer's reading outweigh its faster scan.
+ */
+function jsPairs(q, profile, raw) {
+  const lenient = profile !== QUERY_STRICT;
+  if (q.length < SHORT_QUERY) return shortPairs(q, raw);
+  if (q.length < JS_QUERY) return fast.queryPairs(q, raw, lenient);
+  if (q.length > MAX_INPUT_LENGTH) return undefined;
+  return tinyPairs(q) ? fast.queryPairs(q, raw, lenient) : undefined;
 }
 
 /**
@@ -543,7 +558,7 @@ function parseQuery(query, options) {
     [profile, ignoreCase] = queryOptions(options, 'parseQuery', PARSE_QUERY_OPTIONS, 'ignoreCase');
   }
   if (query.length < SHORT_MAP && fastPaths) {
-    const pairs = query.length < SHORT_QUERY ? shortPairs(query, false) : fast.queryPairs(query, false);
+    const pairs = query.length < SHORT_QUERY ? shortPairs(query, false) : fast.queryPairs(query, false, profile !== QUERY_STRICT);
     if (pairs !== undefined) return QueryMap[FROM_PAIRS](pairs, ignoreCase);
   }
   const written = write(query);

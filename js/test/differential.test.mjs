@@ -270,6 +270,20 @@ test('queryPairs, parseQuery: seeded random queries, JS path against wasm', () =
   for (const piece of ['a=%41&', 'a=1&', 'é=%C3%A9&', 'a=%4&', 'a=%FF&', 'a&&', '%%=%&', 'k=+&']) {
     checkQuery(piece.repeat(Math.ceil(3000 / piece.length)), `tiny pairs ${piece}`);
   }
+  // A `%` without two hex digits after it (`100%`, `%zz`) in queries the indexOf path takes:
+  // kept as written under whatwg and dotnet, answered in JS, compared with wasm above.
+  const bare = counter();
+  // The pieces above but those that send a query to wasm (invalid UTF-8, a lone surrogate).
+  const kept = pieces.filter((p) => !['%E2%82', '%80', '%FF', '\ud800'].includes(p));
+  for (let n = 0; n < 400; n++) {
+    const q = `${r.str(n % 2 ? kept : pieces, 60)}&p=100%&${r.str(kept, 60)}`.padEnd(32, 'x');
+    checkQuery(q, `bare % ${n}`);
+    bare.all++;
+    if (internal.fast.queryPairs(q, false, true) !== undefined) bare.js++;
+    // Strict rejects it: never answered in JS.
+    assert.equal(internal.fast.queryPairs(q, false, false), undefined, q);
+  }
+  assert.ok(bare.js > bare.all / 3, `the JS path answered ${bare.js} of ${bare.all} queries with a bare %`);
   // Around the JS paths' length thresholds.
   for (const len of [30, 31, 32, 33, 1022, 1023, 1024, 1025, 1535, 1536, 1537, 1999, 2001]) {
     checkQuery('a=1&'.repeat(len).slice(0, len), `${len} long`);
