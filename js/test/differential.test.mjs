@@ -153,6 +153,16 @@ test('parseContentDisposition: seeded random headers, JS path against wasm', () 
     checkDisposition(`${h}; P${n - 1}=x`, count, `${n} params + a duplicate`);
     checkDisposition(`${h}; p${n}=x; p0=y`, count, `${n} params + a duplicate of the first`);
   }
+  // Each char after a `\` in a quoted string (RFC 9110 quoted-pair: HTAB, SP, VCHAR and
+  // obs-text; no other control, no DEL), and the same char unescaped, before and after the
+  // closing quote.
+  const after = [...Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)), '\x7f', ' ', 'a', '"', '\\', 'é', '–',
+    '😀', '\ud800', '\udc00'];
+  for (const c of after) {
+    checkDisposition(`attachment; filename="a\\${c}b"`, count, `quoted-pair ${JSON.stringify(c)}`);
+    checkDisposition(`attachment; filename="\\${c}"`, count, `quoted-pair ${JSON.stringify(c)} alone`);
+    checkDisposition(`form-data; name="x"; filename="a${c}b"; size=1`, count, `quoted ${JSON.stringify(c)}`);
+  }
   for (const len of [511, 512, 513, 16384, 16385]) {
     checkDisposition('a'.repeat(len), count, `a bare type ${len} long`);
   }
