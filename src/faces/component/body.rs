@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use crate::body::{chunked, form, multipart};
+use crate::bytes::offset_in;
 use crate::{disposition, query};
 
 use super::exports::reqparse::http::body as wit;
@@ -55,8 +56,7 @@ fn count(n: usize) -> u32 {
 
 /// Where `part` lies in `window`, when it is a slice of it.
 fn locate(window: &[u8], part: &[u8]) -> Option<wit::Span> {
-    let start = (part.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
-    (start <= window.len() && part.len() <= window.len() - start).then(|| wit::Span {
+    offset_in(window, part).map(|start| wit::Span {
         start: count(start),
         len: count(part.len()),
     })
