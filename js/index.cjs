@@ -380,7 +380,7 @@ function shortPairs(q, raw) {
         if (eq < 0) eq = i;
         const name = q.slice(start, eq);
         const value = eq < i ? q.slice(eq + 1, i) : '';
-        pairs.push(escaped && !raw ? [unescape(name), unescape(value)] : [name, value]);
+        pairs[pairs.length] = escaped && !raw ? [unescape(name), unescape(value)] : [name, value];
       }
       start = i + 1;
       eq = -1;
