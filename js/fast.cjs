@@ -573,10 +573,8 @@ function paths(pathBase, path) {
 
 /** Query and fragment with their marks, as the core writes them (no `#` in the query). */
 function tail(query, fragment) {
-  let out = '';
-  if (query.length !== 0) out = query.charCodeAt(0) === 63 ? query : `?${query}`;
-  if (fragment.length !== 0) out += fragment.charCodeAt(0) === 35 ? fragment : `#${fragment}`;
-  return out;
+  const q = query.length === 0 || query.charCodeAt(0) === 63 ? query : `?${query}`;
+  return fragment.length === 0 || fragment.charCodeAt(0) === 35 ? q + fragment : `${q}#${fragment}`;
 }
 
 // The last scheme and host found plain: most callers build many URIs on one origin, and a

@@ -115,12 +115,15 @@ let text = '';
 let utf16 = '';
 
 function checkLength(s) {
-  if (s.length > MAX_INPUT_LENGTH) {
-    throw new ReqparseError(
-      `input of ${s.length} UTF-16 code units is over the limit of ${MAX_INPUT_LENGTH}`,
-      MAX_INPUT_LENGTH,
-    );
-  }
+  if (s.length > MAX_INPUT_LENGTH) tooLong(s);
+}
+
+/** checkLength's throw, out of line (see notString). */
+function tooLong(s) {
+  throw new ReqparseError(
+    `input of ${s.length} UTF-16 code units is over the limit of ${MAX_INPUT_LENGTH}`,
+    MAX_INPUT_LENGTH,
+  );
 }
 
 // Buffer's per-encoding methods skip the argument checks of write()/toString(); they are not
@@ -624,8 +627,7 @@ function expectParts(parts, what, known, isKnown) {
 
 /** A part's value: absent is empty, anything else must be a string. */
 function part(v, key) {
-  if (typeof v === 'string') return v;
-  return v === undefined || v === null ? '' : expectString(v, key);
+  return typeof v === 'string' ? v : v == null ? '' : expectString(v, key);
 }
 
 /**
@@ -666,13 +668,12 @@ function buildRelative(parts) {
 /** checkLength() of each part, in order; their sum under the limit puts each under it. */
 function checkLengths(scheme, host, pathBase, path, query, fragment) {
   const total = scheme.length + host.length + pathBase.length + path.length + query.length + fragment.length;
-  if (total <= MAX_INPUT_LENGTH) return;
-  checkLength(scheme);
-  checkLength(host);
-  checkLength(pathBase);
-  checkLength(path);
-  checkLength(query);
-  checkLength(fragment);
+  if (total > MAX_INPUT_LENGTH) eachLength(scheme, host, pathBase, path, query, fragment);
+}
+
+/** checkLengths' error: the first part over the limit, in order (out of line, see notString). */
+function eachLength(...parts) {
+  for (const s of parts) checkLength(s);
 }
 
 /** Splits an absolute URI into `{scheme, host, path, query, fragment}` (path unescaped). */
