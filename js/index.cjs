@@ -318,6 +318,14 @@ function queryPairs(query, options) {
     const pairs = jsPairs(query, profile, raw);
     if (pairs !== undefined) return pairs;
   }
+  return wasmPairs(query, profile, raw);
+}
+
+/**
+ * queryPairs' answer from wasm. A function of its own, so that queryPairs stays small enough
+ * to inline into its callers and this loop is compiled on its own inlining budget.
+ */
+function wasmPairs(query, profile, raw) {
   const written = write(query);
   const n = wasm.rp_query_pairs(written, profile, raw, written === query.length);
   const q = wellFormed(query, written);
