@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DISPOSITIONS, LOOKUPS, QUERIES, RELATIVE_PARTS, URI_PARTS, URIS } from './inputs.mjs';
+import { cpuNow, fmt, median } from './measure.mjs';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -29,12 +30,6 @@ const ROUNDS = Number(args.rounds);
 const ROUND_MS = Number(args['round-ms']);
 const require = createRequire(import.meta.url);
 const [a, b] = positionals.map((dir) => require(resolve(dir, 'index.cjs')));
-
-// CPU time of this process (ns), as bench.mjs measures it.
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) * 1000;
-};
 
 let kept;
 
@@ -62,9 +57,6 @@ function calibrate(fn) {
     if (ms > ROUND_MS / 4) return Math.max(1, Math.round((n * ROUND_MS) / ms));
   }
 }
-
-const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
-const fmt = (ns) => (ns >= 10000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
 
 console.log(`| function | input | A | B | A / B |\n|---|---|---:|---:|---:|`);
 for (const [title, call, inputs] of CASES) {

@@ -13,9 +13,7 @@ import * as reqparse from 'reqparse';
 // 3.x is ESM and declares Node 22+: it lives in bench/peers (`npm run bench` installs it there).
 import * as contentDisposition3 from './peers/content-disposition.mjs';
 import { DISPOSITIONS, LOOKUPS, QUERIES, RELATIVE_PARTS, URI_PARTS, URIS } from './inputs.mjs';
-
-// CPU time of this process (ns), not wall time: the machine's other load does not count.
-const cpuNow = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; };
+import { cpuNow, fmt, median } from './measure.mjs';
 
 const require = createRequire(import.meta.url);
 const fastQuerystring = require('fast-querystring');
@@ -106,11 +104,6 @@ function calibrate(fn, input) {
   }
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
-
 function measure(contenders, input) {
   const iters = contenders.map(([, fn]) => calibrate(fn, input));
   const samples = contenders.map(() => []);
@@ -123,10 +116,6 @@ function measure(contenders, input) {
     });
   }
   return samples.map(median);
-}
-
-function fmt(ns) {
-  return ns >= 10000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`;
 }
 
 /** Every table's medians, for --json: `{title, contenders, rows: [{label, size, ns}]}`. */

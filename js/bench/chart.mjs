@@ -9,6 +9,7 @@
 // that threw on an input in any run is shown as such and not drawn. Node's standard library only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { fmt } from './measure.mjs';
 
 const { values: args, positionals: files } = parseArgs({
   options: { out: { type: 'string', default: 'BENCHMARKS-npm.svg' } },
@@ -42,7 +43,6 @@ const tables = runs[0].tables.map((t) => ({
   }),
 }));
 
-const fmt = (ns) => (ns >= 10000 ? `${(ns / 1000).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
 
 console.log(`${runs.length} run(s), ${runs.map((r) => `${r.node} ${r.date}`).join('; ')}; median of the runs' medians`);
 for (const t of tables) {
