@@ -8,7 +8,8 @@ warm-up, 1 s measurement, its own CRITERION_HOME so the project's baselines are 
 prints the median ns per id for each binary and first / each other (above 1: the other is
 faster). Interleaving spreads the machine's drift over both sides. Build both binaries with
 the same RUSTFLAGS, e.g. `-C llvm-args=-align-loops=64` in their own CARGO_TARGET_DIRs: loop
-alignment alone moved some ids by 15-18% (BENCHMARKS.md). Python 3 standard library only.
+alignment alone moved some ids by 15-18% (BENCHMARKS.md, "Profiling and A/B"). Python 3
+standard library only.
 """
 
 import re

@@ -1,8 +1,8 @@
 //! Percent-decoding sixteen bytes at a time: the core's one module with `unsafe`.
 //!
 //! Why it exists: the scalar decoder (`query::decode`) spends about 1.2 ns per `%XX` escape,
-//! two table loads and a branch each, and no scalar rewrite did better (BENCHMARKS.md, "The
-//! decoder: what was tried"). Escape-dense values (UTF-8 text in a query is nothing but
+//! two table loads and a branch each, and no scalar rewrite did better (BENCHMARKS.md, "Percent
+//! decoding"). Escape-dense values (UTF-8 text in a query is nothing but
 //! escapes) need several escapes per step, which takes a byte shuffle: SSSE3's `pshufb` on
 //! x86-64 (AVX2 for 32-byte steps), `i8x16_swizzle` on wasm32 built with simd128 (the npm
 //! package's build; the component's is built without). Where there is neither,

@@ -163,9 +163,9 @@ fn decode_short(
 /// `None` when `value_chars` asks for RFC 8187 value-chars and a byte is not one. Without
 /// `value_chars` a `%` that starts no valid escape stays literal.
 ///
-/// Until stop 34 a value over [`SHORT`] bytes took four passes (value-chars checked, escapes
+/// A value over [`SHORT`] bytes used to take four passes (value-chars checked, escapes
 /// counted, decoded by pushes, then UTF-8 checked): a 2 KB `filename*` decoded in 6.6 µs,
-/// 1.8x `decodeURIComponent`'s time in Node (BENCHMARKS.md, "Stop 34").
+/// 1.8x `decodeURIComponent`'s time in Node (BENCHMARKS.md, "Content-Disposition decoding").
 fn decode_into(b: &[u8], value_chars: bool, buf: &mut [u8]) -> Option<(usize, usize)> {
     // Less room would end the loop early: a silently shortened value.
     debug_assert!(buf.len() >= b.len(), "room for the whole value");
