@@ -261,11 +261,23 @@ pub fn parse<'b>(buf: &'b [u8], limits: &Limits) -> Result<Option<Head<'b>>, Hea
         None if window.len() > limits.max_request_line.saturating_add(1) => {
             return Err(HeadError::UriTooLong)
         }
-        None => return Ok(None),
+        // No line feed yet, so `rest` is all of the window. httparse still reads the line as
+        // far as it goes and reports the first byte that makes it invalid (`\xe3`, a NUL in
+        // the method, `HTTP/2`): that is the 400 the complete line would get, answered now
+        // rather than when a line feed, the header timeout or the 414 comes. A valid prefix
+        // is only incomplete: read more.
+        None => {
+            return match httparse::Request::new(&mut []).parse(buf) {
+                Err(_) => Err(HeadError::BadRequest),
+                Ok(_) => Ok(None),
+            }
+        }
     };
     let mut slots = [MaybeUninit::<httparse::Header<'b>>::uninit(); MAX_HEADERS_CAP];
     let slots = &mut slots[..limits.max_headers.min(MAX_HEADERS_CAP)];
     let mut req = httparse::Request::new(&mut []);
+    // On an incomplete header section httparse stops at the first invalid byte as well (a
+    // NUL or a space in a name, a control in a value): refused at once, as the request line.
     let len = match req.parse_with_uninit_headers(buf, slots) {
         Ok(httparse::Status::Complete(n)) => n,
         Ok(httparse::Status::Partial) => {
@@ -583,6 +595,44 @@ mod tests {
                 Ok(Some(("POST", "/", "a", Framing::Length(1), true))),
             ),
             ("partial line", b"GET / HT", Ok(None)),
+            ("partial line up to its CR", b"GET / HTTP/1.1\r", Ok(None)),
+            ("only empty lines so far", b"\r\n\r\n", Ok(None)),
+            ("nothing yet", b"", Ok(None)),
+            (
+                "partial line invalid from its first byte",
+                b"\xe3",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "partial line with a NUL in the method",
+                b"G\x00ET / HTTP/1.1\r",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "partial line with a bad version",
+                b"GET / HTTP/2",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "partial line with a control in the target",
+                b"GET /a\x01",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "partial header name with a NUL",
+                b"GET / HTTP/1.1\r\nHo\x00",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "partial header name with a space",
+                b"GET / HTTP/1.1\r\nHost: a\r\nX Y",
+                Err(HeadError::BadRequest),
+            ),
+            (
+                "partial header name",
+                b"GET / HTTP/1.1\r\nHost: a\r\nX-I",
+                Ok(None),
+            ),
             (
                 "RFC 9112 §2.2 leading empty lines",
                 b"\r\n\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -794,6 +844,37 @@ mod tests {
                 expect_ok,
                 "extra {extra}"
             );
+        }
+    }
+
+    #[test]
+    fn a_prefix_is_refused_from_the_byte_that_makes_it_invalid() {
+        // (complete head, index of the byte that makes it invalid): every prefix that ends
+        // before that byte is incomplete, every one that holds it is the complete head's 400.
+        let cases: &[(&[u8], usize)] = &[
+            (b"\xe3 / HTTP/1.1\r\nHost: a\r\n\r\n", 0),
+            (b"G\x00ET / HTTP/1.1\r\nHost: a\r\n\r\n", 1),
+            (b"GET /a\x01 HTTP/1.1\r\nHost: a\r\n\r\n", 6),
+            (b"GET / HTTP/2.0\r\nHost: a\r\n\r\n", 11),
+            (b"GET / HTTP/1.1\rX\nHost: a\r\n\r\n", 15),
+            (b"GET / HTTP/1.1\r\nHo\x00st: a\r\n\r\n", 18),
+            (b"GET / HTTP/1.1\r\nHost: a\r\nX Y: 1\r\n\r\n", 26),
+        ];
+        for &(head, bad) in cases {
+            assert_eq!(
+                parse(head, &limits()),
+                Err(HeadError::BadRequest),
+                "{head:?}"
+            );
+            for end in 0..head.len() {
+                let expect = if end > bad {
+                    Err(HeadError::BadRequest)
+                } else {
+                    Ok(None)
+                };
+                let got = parse(&head[..end], &limits()).map(|h| h.map(|h| h.len));
+                assert_eq!(got, expect, "{:?}", &head[..end]);
+            }
         }
     }
 
