@@ -74,6 +74,10 @@ step "the fuzz targets compile (running them is cargo fuzz's, on nightly: see fu
 # Nothing else builds them: fuzz/fuzz_targets/http1.rs went stale once, unnoticed.
 cargo check --manifest-path fuzz/Cargo.toml --bins
 
+step "host examples outside Rust: Python (wasmtime-py) and JavaScript (jco), each through every query, disposition and multipart vector"
+bash examples/hosts/python/run.sh
+bash examples/hosts/js/run.sh
+
 step "npm package: build and test (ESM, CJS, types)"
 (cd js && npm ci --no-audit --no-fund && npm run build && npm test)
 

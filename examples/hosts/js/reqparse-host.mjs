@@ -1,0 +1,94 @@
+// The reqparse WebAssembly component from JavaScript, through jco.
+//
+//   npm ci && npm run transpile   # jco transpile -> generated/reqparse.js (an ES module)
+//   node reqparse-host.mjs
+//
+// The component imports nothing: the transpiled module needs no WASI shim. It is ESM: import
+// it from a module (this package has "type": "module", and `npm run transpile` writes one into
+// generated/ too), never require() it. docs/host-authors.md tells how each WIT type looks here.
+
+import { pathToFileURL } from 'node:url';
+import { query, disposition, body } from './generated/reqparse.js';
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder('utf-8', { ignoreBOM: true }); // keeps a leading U+FEFF
+// Resources free their guest object with [Symbol.dispose]() (`using` where the engine has it);
+// before Node 24, jco names the method Symbol.for('dispose').
+export const dispose = Symbol.dispose ?? Symbol.for('dispose');
+
+// A `result` is the value, or a thrown ComponentError whose `payload` is the error record
+// (its message alone prints "[object Object] (see error.payload)").
+export function attempt(call) {
+  try {
+    return { ok: call() };
+  } catch (e) {
+    if (e.payload === undefined) throw e; // a trap, not a WIT error
+    return { err: e.payload };
+  }
+}
+
+// A multipart/form-data body fed read by read. `feed` returns the read's events:
+// { tag: 'part', name, filename, contentType }, { tag: 'data', bytes }, { tag: 'part-end' },
+// { tag: 'end' }; a multipart-error throws (`error` and the `events` found before it).
+export class MultipartStream {
+  constructor(boundary, profile = 'fetch', limits = {}) {
+    // limits: { maxParts: 10, ... }; an absent field is the crate's default.
+    this.reader = body.MultipartReader.create(utf8.encode(boundary), profile, limits);
+    this.held = new Uint8Array(0); // what the guest kept from the last feed: the next window's head
+  }
+
+  feed(read, eof = false) {
+    const window = new Uint8Array(this.held.length + read.length); // every span indexes it
+    window.set(this.held);
+    window.set(read, this.held.length);
+    const fed = this.reader.feed(read, eof);
+    const over = fed.error || fed.events.at(-1)?.tag === 'end'; // then nothing is held
+    this.held = over ? new Uint8Array(0) : window.slice(window.length - fed.held);
+    const raw = (span) => window.subarray(span.start, span.start + span.len);
+    // A `text` variant: a span of the window, or of this feed's `decoded`.
+    const str = (t) => text.decode(t.tag === 'window' ? raw(t.val)
+      : fed.decoded.subarray(t.val.start, t.val.start + t.val.len));
+    const events = fed.events.map(({ tag, val }) => {
+      if (tag === 'part') {
+        const { name, filename, contentType } = val;
+        return { tag, name: str(name), filename: filename && str(filename.effective),
+          contentType: contentType && raw(contentType) };
+      }
+      return tag === 'data' ? { tag, bytes: raw(val) } : { tag };
+    });
+    if (fed.error) { // final: every later feed answers it again
+      throw Object.assign(new Error(fed.error.message), { error: fed.error, events });
+    }
+    return events;
+  }
+
+  close() {
+    this.reader[dispose](); // frees the reader in the guest
+  }
+}
+
+function main() {
+  console.log(query.pairs('?name=J%C3%BCrgen+M&tag=a&tag=b', 'whatwg'));
+  const bad = attempt(() => query.pairs('a=%zz', 'strict'));
+  console.log('strict:', bad.err.offset, bad.err.message);
+
+  // Header values are bytes (they may hold obs-text): Uint8Array.
+  const cd = disposition.parse(utf8.encode("attachment; filename*=UTF-8''%E2%82%AC%20rates.txt"),
+    'strict', false);
+  console.log(cd.type, cd.filename, cd.parameters);
+
+  const data = utf8.encode('--XyZ\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n'
+    + '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n'
+    + 'Content-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n');
+  const stream = new MultipartStream('XyZ');
+  for (let at = 0; at < data.length; at += 7) { // reads cut anywhere
+    for (const event of stream.feed(data.subarray(at, at + 7), at + 7 >= data.length)) {
+      const { bytes, contentType } = event; // Uint8Arrays, printed as text here
+      console.log({ ...event, ...(bytes && { bytes: text.decode(bytes) }),
+        ...(contentType && { contentType: text.decode(contentType) }) });
+    }
+  }
+  stream.close();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) main();
