@@ -1,10 +1,10 @@
 'use strict';
 // Request bodies read as they arrive: parseMultipart, parseForm and decodeChunked over a Node
 // Readable, a web ReadableStream or any (async) iterable of Uint8Array chunks. The wasm handle
-// (`RpBody`, src/faces/js.rs) is fed each chunk, copied once into its input buffer, and answers
-// the events it found as offsets into what was fed: part data is a view of the caller's chunk
-// (no copy), except the few bytes the reader had held back from the chunk before
-// (what may begin a delimiter), which are copied out of wasm memory. The next chunk is pulled
+// (`RpBody`, src/faces/js/body.rs) is fed each chunk, copied once into its input buffer, and
+// answers the events it found as offsets into what was fed: part data is a view of the caller's
+// chunk (no copy), except the few bytes the reader had held back from the chunk before (what may
+// begin a delimiter), which are copied out of wasm memory. The next chunk is pulled
 // only when every event of the current one has been taken, so a slow consumer of a file's
 // stream holds the source back: at most one chunk is read ahead.
 

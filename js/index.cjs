@@ -1,7 +1,7 @@
 'use strict';
-// The idiomatic JS layer over the wasm exports of src/faces/js.rs. Parsing happens in wasm; this
-// file moves strings across the boundary (see src/faces/js.rs for the span protocol, which it
-// defines) and shapes answers. Small inputs of the common shapes are answered in JS instead
+// The idiomatic JS layer over the wasm exports of src/faces/js/. Parsing happens in wasm; this
+// file moves strings across the boundary (see src/faces/js/mod.rs for the span protocol, which
+// it defines) and shapes answers. Small inputs of the common shapes are answered in JS instead
 // (fast.cjs, and shortPairs below), with exactly wasm's answers: wasm's fixed cost per call is
 // more than their whole work (js/BENCHMARKS.md, test/differential.test.mjs).
 
@@ -14,7 +14,7 @@ const fast = require('./fast.cjs');
  */
 let fastPaths = true;
 
-/** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js.rs). */
+/** The wire protocol version this file is written for (`ABI_VERSION` in src/faces/js/mod.rs). */
 const ABI_VERSION = 2;
 
 /** A load error: this file and the wasm in js/pkg do not speak the same protocol. */
@@ -64,7 +64,7 @@ const JS_QUERY = 1024;
 const SHORT_MAP = 1536;
 
 // A span's top bits are its tag; below them, its offset. The input's tag is 0, so a span is
-// the input's exactly when its start is at most MASK (asserted in src/faces/js.rs).
+// the input's exactly when its start is at most MASK (asserted in src/faces/js/mod.rs).
 const TAG_SHIFT = fromLayout('tagShift');
 const MASK = 2 ** TAG_SHIFT - 1;
 const TAG_INPUT = fromLayout('tags', 'input');

@@ -1,5 +1,5 @@
 'use strict';
-// index.cjs takes the wire protocol's numbers from the wasm (src/faces/js.rs defines them) and
+// index.cjs takes the wire protocol's numbers from the wasm (src/faces/js/mod.rs defines them) and
 // refuses a wasm that speaks another protocol version. The mismatch is simulated by loading a
 // fresh index.cjs over a copy of the real wasm module whose version export lies.
 const assert = require('node:assert/strict');
