@@ -150,6 +150,43 @@ proptest! {
     }
 
     #[test]
+    fn empty_parts_read_back_in_both_forms(
+        b in boundary(),
+        ps in parts("[ !#-\\[\\]-~é]{0,8}"),
+        empty in prop::collection::vec(any::<bool>(), 5),
+    ) {
+        // Most parts empty: as the writer writes them (the empty line, no data, the
+        // delimiter's CRLF) and as RFC 2046 §5.1.1 also allows (no CRLF between the empty
+        // line and the delimiter, werkzeug's form): both read back to the same empty parts.
+        let ps: Vec<PartOut> = ps
+            .into_iter()
+            .zip(&empty)
+            .map(|(p, &e)| if e { PartOut { data: Vec::new(), ..p } } else { p })
+            .collect();
+        let Some(body) = written(&b, &ps) else { return Ok(()) };
+        let want = Outcome { parts: ps.clone(), error: None };
+        // The compact form, part by part: each part written alone, its close delimiter cut,
+        // and for an empty part the CRLF before the delimiter too.
+        let close = format!("--{b}--\r\n");
+        let mut compact = Vec::new();
+        for p in &ps {
+            let one = written(&b, std::slice::from_ref(p)).unwrap();
+            let cut = close.len() + if p.data.is_empty() { 2 } else { 0 };
+            compact.extend_from_slice(&one[..one.len() - cut]);
+        }
+        compact.extend_from_slice(close.as_bytes());
+        for profile in Profile::ALL {
+            for form in [&body, &compact] {
+                let out = decode(&[form], b.as_bytes(), profile, MultipartLimits::default());
+                prop_assert_eq!(&out, &want, "{}", profile);
+                let mut bytes: Vec<&[u8]> = form.chunks(1).collect();
+                bytes.push(b"");
+                prop_assert_eq!(&decode(&bytes, b.as_bytes(), profile, MultipartLimits::default()), &want);
+            }
+        }
+    }
+
+    #[test]
     fn lenient_skips_preamble_and_epilogue(
         b in boundary(),
         ps in parts("[ !#-\\[\\]-~é]{0,8}"),

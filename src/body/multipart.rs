@@ -6,8 +6,13 @@
 //!                  *( CRLF dash-boundary transport-padding CRLF body-part )
 //!                  CRLF dash-boundary "--" transport-padding [CRLF epilogue]
 //! dash-boundary  = "--" boundary
-//! body-part      = header-fields CRLF *OCTET
+//! body-part      = header-fields [CRLF *OCTET]
 //! ```
+//!
+//! A part's data may be left out with the empty line before it (RFC 2046 §5.1.1: the CRLF
+//! that ends the header block is then the delimiter's own, as Go's `mime/multipart` reads
+//! and werkzeug writes an empty field): in every profile, `--boundary` right after a
+//! header block's empty line ends the part, with no data.
 //!
 //! The reader hands out, for each part, a [`MultipartEvent::Part`] with its header block
 //! parsed (the `Content-Disposition` through this crate's own parser: the name, the effective
@@ -743,6 +748,11 @@ enum State {
         window: usize,
         limit: MultipartLimit,
     },
+    /// Just past a part's header block, before any of its data: the CRLF of the block's empty
+    /// line may have been the delimiter's own (RFC 2046 §5.1.1, `body-part :=
+    /// MIME-part-headers [CRLF *OCTET]`: a part with neither the empty line nor data, as Go's
+    /// reader takes and werkzeug writes), so `--boundary` here ends the part, empty.
+    DataStart,
     /// In a part's data; the input fed starts with the first `held` bytes of the delimiter
     /// (held back by the last call: only what follows them is new).
     Data { held: usize },
@@ -946,13 +956,17 @@ impl MultipartReader {
         self.finder.needle()
     }
 
-    /// Whether the reader is in a part's data (its header block read, its delimiter not yet
-    /// found): where [`skip_data`](Self::skip_data) may be called.
+    /// Whether the reader is in a part's data (its header block read and its first bytes,
+    /// which may be the delimiter of an empty part, seen; its delimiter not yet found): where
+    /// [`skip_data`](Self::skip_data) may be called.
     ///
     /// ```
     /// use reqparse::body::multipart::MultipartReader;
     /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
     /// reader.decode(b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n", false)?;
+    /// // `--b` here would end the part, empty (RFC 2046 §5.1.1): not data yet.
+    /// assert!(!reader.in_data());
+    /// reader.decode(b"hello", false)?;
     /// assert!(reader.in_data());
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
@@ -972,8 +986,9 @@ impl MultipartReader {
     /// ```
     /// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
     /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
-    /// let head = b"--b\r\nContent-Disposition: form-data; name=f; filename=x\r\n\r\n";
+    /// let head = b"--b\r\nContent-Disposition: form-data; name=f; filename=x\r\n\r\nPK";
     /// assert!(matches!(reader.decode(head, false)?.event, Some(MultipartEvent::Part(_))));
+    /// assert_eq!(reader.decode(b"PK", false)?.event, Some(MultipartEvent::Data(b"PK")));
     /// assert!(reader.skip_data(1000));
     /// assert_eq!(reader.position(), head.len() as u64 + 1000);
     /// assert_eq!(reader.decode(b"\r\n--b--", true)?.event, Some(MultipartEvent::PartEnd));
@@ -1099,6 +1114,7 @@ impl MultipartReader {
             let rest = slice(input, consumed..);
             let (used, ev) = match self.state {
                 State::Data { held } => self.data(rest, held)?,
+                State::DataStart => self.data_start(rest, eof),
                 State::Start => self.start(rest, eof)?,
                 State::Preamble => self.preamble(rest)?,
                 State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
@@ -1380,8 +1396,28 @@ impl MultipartReader {
         self.parts += 1;
         self.part_bytes = 0;
         self.value_part = !has_filename;
-        self.state = State::Data { held: 0 };
+        self.state = State::DataStart;
         Ok(part)
+    }
+
+    /// The start of a part's data: `--boundary` right here is the delimiter whose CRLF ended
+    /// the header block (the part is empty); anything else is data, read by [`Self::data`].
+    /// The same delimiter as anywhere else, so what follows it is checked the same way: data
+    /// that begins with `--boundary` is the delimiter (RFC 2046 §5.1.1 forbids it in a part,
+    /// and [`write()`] refuses it).
+    fn data_start(&mut self, rest: &[u8], eof: bool) -> Moved {
+        let dash = slice(self.delimiter(), 2..);
+        if rest.starts_with(dash) {
+            let n = dash.len();
+            self.state = State::AfterBoundary { padding: 0 };
+            return (n, Ev::PartEnd);
+        }
+        if !eof && dash.starts_with(rest) {
+            // A prefix of `--boundary` so far (`rest` is not empty: `decode` answers that).
+            return (0, Ev::More);
+        }
+        self.state = State::Data { held: 0 };
+        (0, Ev::On)
     }
 
     /// A part's data up to the next delimiter; the bytes that may begin one are held back.
@@ -2021,10 +2057,17 @@ mod tests {
         assert!(!reader.skip_data(1), "not in data yet");
         let step = reader.decode(head, false).unwrap();
         assert!(matches!(step.event, Some(MultipartEvent::Part(_))));
+        assert!(
+            !reader.skip_data(1),
+            "the part's first bytes may be an empty part's delimiter"
+        );
+        // A byte that cannot begin `--b`: data, and the reader is in the data.
+        let step = reader.decode(b"x", false).unwrap();
+        assert_eq!(step.event, Some(MultipartEvent::Data(b"x")));
         assert!(reader.in_data());
         // Over the value limit: refused whole, and decode finds the error where it always does.
-        assert!(!reader.skip_data(11));
-        assert!(reader.skip_data(10));
+        assert!(!reader.skip_data(10));
+        assert!(reader.skip_data(9));
         let err = reader.decode(b"x\r\n--b--", true).unwrap_err();
         let mut whole = MultipartReader::new(b"b", Profile::Fetch, limits).unwrap();
         let body = [&head[..], &[b'x'; 11], b"\r\n--b--"].concat();

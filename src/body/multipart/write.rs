@@ -25,7 +25,8 @@ pub struct WritePart<'a> {
     pub filename: Option<&'a str>,
     /// The `Content-Type` field's value; no CR or LF, and no space or tab at either end.
     pub content_type: Option<&'a str>,
-    /// The part's data; it must not hold the delimiter (CRLF, `--` and the boundary).
+    /// The part's data; it must not hold the delimiter (CRLF, `--` and the boundary), nor
+    /// begin with `--` and the boundary (which the CRLF before the data would make one).
     pub data: &'a [u8],
 }
 
@@ -53,6 +54,9 @@ impl<'a> WritePart<'a> {
 /// let err = written_len("b", &[WritePart::value("a\"b", b"")]).unwrap_err();
 /// assert_eq!(err, WriteError::Unwritable { part: 0 });
 /// assert_eq!(err.to_string(), "part 0 has a name, filename or content type that cannot be written");
+/// // Data that begins with `--boundary`: the empty line's CRLF before it would make a delimiter.
+/// let err = written_len("b", &[WritePart::value("a", b""), WritePart::value("c", b"--b")]);
+/// assert_eq!(err, Err(WriteError::BoundaryInData { part: 1 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -65,7 +69,8 @@ pub enum WriteError {
         /// The part's index.
         part: usize,
     },
-    /// A part's data holds the delimiter: choose another boundary.
+    /// A part's data holds the delimiter, or begins with `--` and the boundary: choose
+    /// another boundary.
     BoundaryInData {
         /// The part's index.
         part: usize,
@@ -219,7 +224,9 @@ fn check(boundary: &str, parts: &[WritePart<'_>]) -> Result<(), WriteError> {
         {
             return Err(WriteError::Unwritable { part });
         }
-        if finder.find(p.data).is_some() {
+        // The data follows the header block's CRLF, so `--boundary` at its start would make
+        // that CRLF a delimiter (RFC 2046 §5.1.1's empty part) as much as one inside it.
+        if finder.find(p.data).is_some() || p.data.starts_with(&delimiter[2..]) {
             return Err(WriteError::BoundaryInData { part });
         }
     }
