@@ -1,8 +1,9 @@
 //! The boundary of a `multipart/form-data` body, read from its `Content-Type` header value
 //! (RFC 9110 §8.3.1 `media-type`, RFC 7578 §4.1 and RFC 2046 §5.1.1 `boundary`).
 
-use super::{MultipartError, MultipartErrorKind};
-use crate::body::grammar::{is, skip, QDTEXT, TOKEN as TCHAR, WS};
+use super::error::{MultipartError, MultipartErrorKind, MultipartLimit};
+use super::profile::Profile;
+use crate::body::grammar::{is, skip, BCHAR, QDTEXT, TOKEN as TCHAR, WS};
 use crate::bytes::slice;
 
 /// The boundary of a `multipart/form-data` body, from its `Content-Type` header value,
@@ -101,6 +102,38 @@ fn parameter_value(
             Some(&b) if is(b, QDTEXT) => i += 1,
             _ => return Err((MultipartErrorKind::InvalidContentType, i)),
         }
+    }
+}
+
+/// A boundary the profile accepts, within the limit.
+pub(super) fn check_boundary(
+    boundary: &[u8],
+    profile: Profile,
+    max: usize,
+) -> Result<(), MultipartError> {
+    let invalid = |at: usize| MultipartError {
+        kind: MultipartErrorKind::InvalidBoundary,
+        offset: at as u64,
+    };
+    if boundary.is_empty() {
+        return Err(invalid(0));
+    }
+    if boundary.len() > max {
+        return Err(MultipartError {
+            kind: MultipartErrorKind::Limit(MultipartLimit::BoundaryBytes),
+            offset: max as u64,
+        });
+    }
+    let bad = match profile {
+        Profile::Strict => boundary
+            .iter()
+            .position(|&b| !is(b, BCHAR))
+            .or_else(|| (boundary.last() == Some(&b' ')).then_some(boundary.len() - 1)),
+        Profile::Fetch | Profile::Lenient => memchr::memchr2(b'\r', b'\n', boundary),
+    };
+    match bad {
+        Some(at) => Err(invalid(at)),
+        None => Ok(()),
     }
 }
 

@@ -6,7 +6,9 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::{check_boundary, MultipartLimits, Profile};
+use super::content_type::check_boundary;
+use super::error::MultipartLimits;
+use super::profile::Profile;
 
 /// One part to write: a value when it has no `filename`, a file when it has one.
 ///

@@ -1,0 +1,272 @@
+//! The multipart reader's limits and errors: what a body may make the reader hold or do, and
+//! what it reports, each error with the byte offset where it was found.
+
+use core::fmt;
+
+use crate::disposition::{DispositionError, DispositionErrorKind};
+
+/// Limits on what a body may make the reader (and the caller's buffer) hold or do; each
+/// error names the one it hit. The defaults are ASP.NET Core's `FormOptions` where it has
+/// one, except the boundary: RFC 2046 §5.1.1 says 70 bytes (ASP.NET allows 128), and a
+/// longer one is refused when the reader is made.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartLimits, MultipartReader};
+///
+/// let limits = MultipartLimits { max_parts: 1, ..MultipartLimits::default() };
+/// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b\r\n";
+/// let mut reader = MultipartReader::new(b"b", Default::default(), limits)?;
+/// let mut input: &[u8] = body;
+/// let err = loop {
+///     match reader.decode(input, true) {
+///         Ok(step) => input = &input[step.consumed..],
+///         Err(e) => break e,
+///     }
+/// };
+/// assert_eq!((err.kind, err.offset), (MultipartErrorKind::Limit(MultipartLimit::Parts), 53));
+/// assert_eq!(err.to_string(), "multipart body over max_parts at byte 53");
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MultipartLimits {
+    /// Parts in the body (`ValueCountLimit`, 1,024).
+    pub max_parts: usize,
+    /// Bytes of the boundary (RFC 2046 §5.1.1: 70; ASP.NET's `MultipartBoundaryLengthLimit`
+    /// is 128).
+    pub max_boundary_bytes: usize,
+    /// Header fields in one part (`MultipartHeadersCountLimit`, 16).
+    pub max_headers: usize,
+    /// Bytes of one part's header block, its final empty line and any transport padding
+    /// before it included (`MultipartHeadersLengthLimit`, 16 KiB): what the caller's buffer
+    /// may have to hold of an incomplete header block.
+    pub max_header_bytes: usize,
+    /// Bytes of one part without a filename: a form value (`ValueLengthLimit`, 4 MiB).
+    pub max_value_bytes: u64,
+    /// Bytes of the whole body, framing included (`MultipartBodyLengthLimit`, 128 MiB).
+    pub max_body_bytes: u64,
+    /// Bytes before the first delimiter ([`Profile::Lenient`]; the others allow none).
+    pub max_preamble_bytes: usize,
+    /// Bytes after the close delimiter ([`Profile::Lenient`]; [`Profile::Strict`] counts its
+    /// transport padding there; [`Profile::Fetch`] allows one CRLF).
+    pub max_epilogue_bytes: usize,
+}
+
+impl Default for MultipartLimits {
+    fn default() -> Self {
+        MultipartLimits {
+            max_parts: 1024,
+            max_boundary_bytes: 70,
+            max_headers: 16,
+            max_header_bytes: 16 * 1024,
+            max_value_bytes: 4 * 1024 * 1024,
+            max_body_bytes: 128 * 1024 * 1024,
+            max_preamble_bytes: 16 * 1024,
+            max_epilogue_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// The limit a body went over; see [`MultipartLimits`].
+///
+/// ```
+/// use reqparse::body::multipart::MultipartLimit;
+/// assert_eq!(MultipartLimit::HeaderBytes.name(), "max_header_bytes");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MultipartLimit {
+    /// [`MultipartLimits::max_parts`].
+    Parts,
+    /// [`MultipartLimits::max_boundary_bytes`].
+    BoundaryBytes,
+    /// [`MultipartLimits::max_headers`].
+    Headers,
+    /// [`MultipartLimits::max_header_bytes`].
+    HeaderBytes,
+    /// [`MultipartLimits::max_value_bytes`].
+    ValueBytes,
+    /// [`MultipartLimits::max_body_bytes`].
+    BodyBytes,
+    /// [`MultipartLimits::max_preamble_bytes`].
+    PreambleBytes,
+    /// [`MultipartLimits::max_epilogue_bytes`].
+    EpilogueBytes,
+}
+
+impl MultipartLimit {
+    /// The name of the [`MultipartLimits`] field.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartLimit;
+    /// assert_eq!(MultipartLimit::Parts.name(), "max_parts");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            MultipartLimit::Parts => "max_parts",
+            MultipartLimit::BoundaryBytes => "max_boundary_bytes",
+            MultipartLimit::Headers => "max_headers",
+            MultipartLimit::HeaderBytes => "max_header_bytes",
+            MultipartLimit::ValueBytes => "max_value_bytes",
+            MultipartLimit::BodyBytes => "max_body_bytes",
+            MultipartLimit::PreambleBytes => "max_preamble_bytes",
+            MultipartLimit::EpilogueBytes => "max_epilogue_bytes",
+        }
+    }
+}
+
+/// What was wrong with a body (or a boundary); see [`MultipartError`].
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
+/// let err = MultipartReader::new(b"", Default::default(), Default::default()).unwrap_err();
+/// assert_eq!(err.kind, MultipartErrorKind::InvalidBoundary);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MultipartErrorKind {
+    /// The boundary given to the reader is empty, holds CR or LF, or (Strict) is not RFC 2046
+    /// `bchars` ending in a non-space; the offset is into the boundary.
+    InvalidBoundary,
+    /// The body does not start with `--` and the boundary (Fetch and Strict: no preamble).
+    ExpectedBoundary,
+    /// A boundary followed by something else than `--` or (transport padding and) CRLF.
+    InvalidDelimiter,
+    /// A CR in a header block that is not part of a CRLF.
+    BareCr,
+    /// An LF in a header block not preceded by CR.
+    BareLf,
+    /// A header line that is not `name: value`.
+    InvalidHeader,
+    /// (Strict) A second `Content-Disposition` or `Content-Type` in one part.
+    DuplicateHeader,
+    /// A part without `Content-Disposition`.
+    MissingDisposition,
+    /// A `Content-Disposition` whose type is not `form-data`.
+    NotFormData,
+    /// A `Content-Disposition` without `name`.
+    MissingName,
+    /// A `Content-Disposition` the profile's parser refused, and why.
+    InvalidDisposition(DispositionErrorKind),
+    /// (Strict) A `Content-Transfer-Encoding` other than `7bit`, `8bit` or `binary`.
+    TransferEncoding,
+    /// Bytes after the close delimiter (Fetch and Strict: at most one CRLF).
+    AfterEnd,
+    /// The input ended before the close delimiter.
+    UnexpectedEnd,
+    /// A limit of [`MultipartLimits`] was reached.
+    Limit(MultipartLimit),
+    /// ([`boundary`]) The `Content-Type` is not `multipart/form-data`; the offset is into the
+    /// header value.
+    NotMultipart,
+    /// ([`boundary`]) The `Content-Type` has no `boundary` parameter.
+    MissingBoundary,
+    /// ([`boundary`]) The `Content-Type` is not a media type with parameters (RFC 9110
+    /// §8.3.1).
+    InvalidContentType,
+}
+
+impl MultipartErrorKind {
+    /// The kind's name in every face (CLI, vectors): kebab-case, and `limit:` followed by the
+    /// limit's field name for [`MultipartErrorKind::Limit`].
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit};
+    /// assert_eq!(MultipartErrorKind::AfterEnd.name(), "after-end");
+    /// assert_eq!(MultipartErrorKind::Limit(MultipartLimit::Parts).name(), "limit:max_parts");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            MultipartErrorKind::InvalidBoundary => "invalid-boundary",
+            MultipartErrorKind::ExpectedBoundary => "expected-boundary",
+            MultipartErrorKind::InvalidDelimiter => "invalid-delimiter",
+            MultipartErrorKind::BareCr => "bare-cr",
+            MultipartErrorKind::BareLf => "bare-lf",
+            MultipartErrorKind::InvalidHeader => "invalid-header",
+            MultipartErrorKind::DuplicateHeader => "duplicate-header",
+            MultipartErrorKind::MissingDisposition => "missing-disposition",
+            MultipartErrorKind::NotFormData => "not-form-data",
+            MultipartErrorKind::MissingName => "missing-name",
+            MultipartErrorKind::InvalidDisposition(_) => "invalid-disposition",
+            MultipartErrorKind::TransferEncoding => "transfer-encoding",
+            MultipartErrorKind::AfterEnd => "after-end",
+            MultipartErrorKind::UnexpectedEnd => "unexpected-end",
+            MultipartErrorKind::NotMultipart => "not-multipart",
+            MultipartErrorKind::MissingBoundary => "missing-boundary",
+            MultipartErrorKind::InvalidContentType => "invalid-content-type",
+            MultipartErrorKind::Limit(limit) => match limit {
+                MultipartLimit::Parts => "limit:max_parts",
+                MultipartLimit::BoundaryBytes => "limit:max_boundary_bytes",
+                MultipartLimit::Headers => "limit:max_headers",
+                MultipartLimit::HeaderBytes => "limit:max_header_bytes",
+                MultipartLimit::ValueBytes => "limit:max_value_bytes",
+                MultipartLimit::BodyBytes => "limit:max_body_bytes",
+                MultipartLimit::PreambleBytes => "limit:max_preamble_bytes",
+                MultipartLimit::EpilogueBytes => "limit:max_epilogue_bytes",
+            },
+        }
+    }
+}
+
+/// An error in a body, with the byte offset (from the start of the body) where it was found.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// let err = reader.decode(b"preamble\r\n--b\r\n", true).unwrap_err();
+/// assert_eq!((err.kind, err.offset), (MultipartErrorKind::ExpectedBoundary, 0));
+/// assert_eq!(err.to_string(), "body does not start with the boundary at byte 0");
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MultipartError {
+    /// What was wrong.
+    pub kind: MultipartErrorKind,
+    /// Where, in bytes from the start of the body (of the boundary, for
+    /// [`MultipartErrorKind::InvalidBoundary`]).
+    pub offset: u64,
+}
+
+impl fmt::Display for MultipartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            MultipartErrorKind::InvalidBoundary => "invalid boundary",
+            MultipartErrorKind::ExpectedBoundary => "body does not start with the boundary",
+            MultipartErrorKind::InvalidDelimiter => "boundary not followed by -- or CRLF",
+            MultipartErrorKind::BareCr => "bare CR in a part's headers",
+            MultipartErrorKind::BareLf => "bare LF in a part's headers",
+            MultipartErrorKind::InvalidHeader => "invalid header field in a part",
+            MultipartErrorKind::DuplicateHeader => "repeated header field in a part",
+            MultipartErrorKind::MissingDisposition => "part without Content-Disposition",
+            MultipartErrorKind::NotFormData => "Content-Disposition type is not form-data",
+            MultipartErrorKind::MissingName => "Content-Disposition without a name",
+            MultipartErrorKind::InvalidDisposition(kind) => {
+                // The disposition parser's own words, at the body's offset.
+                let at = usize::try_from(self.offset).unwrap_or(usize::MAX);
+                let e = DispositionError { kind, offset: at };
+                return write!(f, "invalid Content-Disposition: {e}");
+            }
+            MultipartErrorKind::TransferEncoding => "unsupported Content-Transfer-Encoding",
+            MultipartErrorKind::AfterEnd => "bytes after the close delimiter",
+            MultipartErrorKind::UnexpectedEnd => "multipart body ended early",
+            MultipartErrorKind::NotMultipart => "Content-Type is not multipart/form-data",
+            MultipartErrorKind::MissingBoundary => "Content-Type without a boundary",
+            MultipartErrorKind::InvalidContentType => "invalid Content-Type",
+            MultipartErrorKind::Limit(limit) => {
+                let what = match limit {
+                    MultipartLimit::BoundaryBytes => "boundary",
+                    _ => "body",
+                };
+                return write!(
+                    f,
+                    "multipart {what} over {} at byte {}",
+                    limit.name(),
+                    self.offset
+                );
+            }
+        };
+        write!(f, "{what} at byte {}", self.offset)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MultipartError {}

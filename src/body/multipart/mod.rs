@@ -1,0 +1,872 @@
+//! `multipart/form-data` bodies (RFC 7578, RFC 2046 §5.1 and the Fetch Standard's parser),
+//! read as they arrive.
+//!
+//! ```text
+//! multipart-body = [preamble CRLF] dash-boundary transport-padding CRLF body-part
+//!                  *( CRLF dash-boundary transport-padding CRLF body-part )
+//!                  CRLF dash-boundary "--" transport-padding [CRLF epilogue]
+//! dash-boundary  = "--" boundary
+//! body-part      = header-fields [CRLF *OCTET]
+//! ```
+//!
+//! A part's data may be left out with the empty line before it (RFC 2046 §5.1.1: the CRLF
+//! that ends the header block is then the delimiter's own, as Go's `mime/multipart` reads
+//! and werkzeug writes an empty field): in every profile, `--boundary` right after a
+//! header block's empty line ends the part, with no data.
+//!
+//! The reader hands out, for each part, a [`MultipartEvent::Part`] with its header block
+//! parsed (the `Content-Disposition` through this crate's own parser: the name, the effective
+//! filename with RFC 6266 §4.3's `filename*` preference, raw UTF-8 filenames; the
+//! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
+//! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
+//!
+//! The delimiter (`CRLF--boundary`) is found, with vectors (AVX2 on x86_64, simd128 on wasm32
+//! built with it), first by memchr's one-byte search for its CR, its last byte or its middle
+//! byte while the byte searched for stays rare in the input (most data: a vector read once),
+//! then by a packed-pair prefilter on its CR and its last byte that moves to the bytes near
+//! misses get wrong when they repeat; elsewhere by Horspool's search (a window's
+//! last byte decides how far the next window starts), which hands stretches where its shifts
+//! are short to one [`memchr::memmem::Finder`] built when the reader is: near misses cost
+//! about what ordinary data does. What the reader does not consume must be fed again with what
+//! arrives next (see [`Step`]); it holds back at most:
+//! - of data, the bytes at the end of the input that could begin a delimiter (never more than
+//!   the delimiter's length minus one);
+//! - an incomplete header block, which [`MultipartLimits::max_header_bytes`] caps.
+//!
+//! Three [`Profile`]s decide what is accepted:
+//! - [`Profile::Fetch`] (the default): the Fetch Standard's multipart/form-data parser, as
+//!   WPT's `formdata-parsing` tests it: the body starts with the first delimiter (no
+//!   preamble), nothing but one CRLF may follow the close delimiter, no transport padding, a
+//!   part's `Content-Disposition` is read as browsers write it
+//!   ([`ContentDisposition::parse_form_data`]: `\` literal, `%22` kept as written, names not
+//!   percent-decoded), `Content-Transfer-Encoding` ignored; a repeated header: the last one
+//!   counts.
+//! - [`Profile::Strict`]: RFC 7578 and RFC 2046 to the letter, no preamble nor epilogue:
+//!   header fields as RFC 9110 §5 writes them (no whitespace before the colon, no control
+//!   bytes), the `Content-Disposition` by RFC 6266's grammar ([`disposition::Profile::Strict`],
+//!   quoted-pairs unescaped), a repeated `Content-Disposition` or `Content-Type` refused, a
+//!   `Content-Transfer-Encoding` other than `7bit`, `8bit` or `binary` refused (RFC 7578
+//!   §4.7), transport padding (spaces and tabs after a boundary) allowed.
+//! - [`Profile::Lenient`]: what busboy and ASP.NET Core's `MultipartReader` accept: a preamble
+//!   and an epilogue (each capped), transport padding, the `Content-Disposition` as
+//!   [`disposition::Profile::DotNet`] reads it.
+//!
+//! In every profile a part needs a `Content-Disposition` of type `form-data` with a `name`,
+//! header lines end with CRLF (a bare CR or LF is an error), and every limit of
+//! [`MultipartLimits`] is finite and checked before the bytes it governs are buffered.
+//!
+//! ```
+//! use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+//!
+//! let body = b"--XyZ\r\n\
+//!     Content-Disposition: form-data; name=\"title\"\r\n\r\n\
+//!     Holiday\r\n\
+//!     --XyZ\r\n\
+//!     Content-Disposition: form-data; name=\"photo\"; filename=\"C:\\photos\\a.jpg\"\r\n\
+//!     Content-Type: image/jpeg\r\n\r\n\
+//!     \xff\xd8\xff\r\n\
+//!     --XyZ--\r\n";
+//! let mut reader = MultipartReader::new(b"XyZ", Default::default(), Default::default())?;
+//! let mut input: &[u8] = body;
+//! let mut parts = Vec::new();
+//! loop {
+//!     let step = reader.decode(input, true)?;
+//!     input = &input[step.consumed..];
+//!     match step.event {
+//!         Some(MultipartEvent::Part(part)) => {
+//!             let filename = part.filename().map(|f| f.basename().to_owned());
+//!             parts.push((part.name().into_owned(), filename, Vec::new()));
+//!         }
+//!         Some(MultipartEvent::Data(data)) => parts.last_mut().unwrap().2.extend_from_slice(data),
+//!         Some(MultipartEvent::PartEnd) => {}
+//!         Some(MultipartEvent::End) | None => break,
+//!     }
+//! }
+//! assert_eq!(parts[0], ("title".into(), None, b"Holiday".to_vec()));
+//! assert_eq!(parts[1], ("photo".into(), Some("a.jpg".into()), b"\xff\xd8\xff".to_vec()));
+//! # Ok::<(), reqparse::body::multipart::MultipartError>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use super::grammar::{is, FIELD, TOKEN, WS};
+use super::{find_byte, Step};
+use crate::bytes::slice;
+use search::DelimiterSearch;
+
+mod content_type;
+mod error;
+mod filename;
+mod part;
+mod profile;
+#[cfg(feature = "std")]
+mod read;
+mod search;
+#[cfg(test)]
+mod tests;
+mod write;
+
+pub use content_type::boundary;
+use content_type::check_boundary;
+pub use error::{MultipartError, MultipartErrorKind, MultipartLimit, MultipartLimits};
+pub use filename::Filename;
+pub use part::{Headers, MultipartEvent, Part};
+pub use profile::Profile;
+#[cfg(feature = "std")]
+pub use read::ReadError;
+pub use write::{write, write_into, written_len, WriteError, WritePart};
+
+/// Where the reader is in the body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// At the start of the body: the first delimiter has no CRLF before it.
+    Start,
+    /// (Lenient) In the preamble, looking for the first delimiter.
+    Preamble,
+    /// Just after a boundary, and `padding` bytes of transport padding after it.
+    AfterBoundary { padding: usize },
+    /// In a part's header block: the current line starts at `line` in the input fed (the
+    /// lines before it are checked) and holds no LF before `scanned`, `lines` fields so far;
+    /// the block must end within `window` bytes, or `limit` is broken (the header limit less
+    /// any transport padding before the block, or what the body limit leaves, whichever is
+    /// less: both fixed while the block is read, as nothing is consumed). What was scanned is
+    /// not scanned again when it is fed again, longer.
+    Headers {
+        line: usize,
+        scanned: usize,
+        lines: usize,
+        window: usize,
+        limit: MultipartLimit,
+    },
+    /// Just past a part's header block, before any of its data: the CRLF of the block's empty
+    /// line may have been the delimiter's own (RFC 2046 §5.1.1, `body-part :=
+    /// MIME-part-headers [CRLF *OCTET]`: a part with neither the empty line nor data, as Go's
+    /// reader takes and werkzeug writes), so `--boundary` here ends the part, empty.
+    DataStart,
+    /// In a part's data; the input fed starts with the first `held` bytes of the delimiter
+    /// (held back by the last call: only what follows them is new).
+    Data { held: usize },
+    /// After the close delimiter.
+    Close,
+    /// (Fetch, Strict) After the CRLF that may follow the close delimiter: nothing else.
+    Closed,
+    /// The end has been handed out.
+    Done,
+}
+
+/// What a state's step did with the input it was given, besides using `.0` bytes of it: the
+/// event's parts that `decode` cuts from the input, so that no step moves a whole
+/// [`MultipartEvent`] about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    /// Moved on: read on.
+    On,
+    /// Nothing more to do without more input.
+    More,
+    /// The bytes used are data.
+    Data,
+    /// The bytes used are the delimiter that ends the part's data.
+    PartEnd,
+    /// The bytes used are a header block and its empty line; the block is the first `.0`.
+    Part(usize),
+    /// The end of the body.
+    End,
+}
+
+type Moved = (usize, Ev);
+
+/// The sans-io reader of a multipart/form-data body (see the [module documentation](self)
+/// and [`Step`] for the protocol).
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+///
+/// // A read that ends inside a delimiter: the bytes that may begin it are held back.
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\nhi\r\n-";
+/// let mut input: &[u8] = body;
+/// let mut data = Vec::new();
+/// loop {
+///     let step = reader.decode(input, false)?;
+///     input = &input[step.consumed..];
+///     match step.event {
+///         Some(MultipartEvent::Data(d)) => data.extend_from_slice(d),
+///         None => break,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!((data.as_slice(), input), (&b"hi"[..], &b"\r\n-"[..]));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct MultipartReader {
+    /// The delimiter (`CRLF--boundary`) and its searchers.
+    search: DelimiterSearch,
+    profile: Profile,
+    limits: MultipartLimits,
+    state: State,
+    /// Bytes consumed so far: the offset of the next byte fed.
+    position: u64,
+    parts: usize,
+    /// Data bytes of the current part, and whether it is a value (no filename).
+    part_bytes: u64,
+    value_part: bool,
+    /// Preamble or epilogue bytes consumed so far.
+    outside: usize,
+}
+
+impl MultipartReader {
+    /// A reader at the start of a body whose boundary (the `boundary` parameter of its
+    /// `Content-Type`, unquoted) is `boundary`. Builds the delimiter's searcher once: the
+    /// only allocation the reader makes.
+    ///
+    /// # Errors
+    /// [`MultipartErrorKind::InvalidBoundary`] for an empty boundary, one holding CR or LF,
+    /// or (Strict) one that is not RFC 2046 `bchars` or ends with a space; over
+    /// [`MultipartLimits::max_boundary_bytes`], that limit.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartReader, Profile};
+    /// assert!(MultipartReader::new(b"----WebKitFormBoundaryx1", Profile::Strict, Default::default()).is_ok());
+    /// let err = MultipartReader::new(b"a b ", Profile::Strict, Default::default()).unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::InvalidBoundary, 3));
+    /// let long = [b'x'; 71];
+    /// let err = MultipartReader::new(&long, Profile::Fetch, Default::default()).unwrap_err();
+    /// assert_eq!(err.kind, MultipartErrorKind::Limit(MultipartLimit::BoundaryBytes));
+    /// ```
+    pub fn new(
+        boundary: &[u8],
+        profile: Profile,
+        limits: MultipartLimits,
+    ) -> Result<Self, MultipartError> {
+        check_boundary(boundary, profile, limits.max_boundary_bytes)?;
+        let mut delimiter = alloc::vec::Vec::with_capacity(boundary.len() + 4);
+        delimiter.extend_from_slice(b"\r\n--");
+        delimiter.extend_from_slice(boundary);
+        Ok(MultipartReader {
+            search: DelimiterSearch::new(&delimiter),
+            profile,
+            limits,
+            state: State::Start,
+            position: 0,
+            parts: 0,
+            part_bytes: 0,
+            value_part: false,
+            outside: 0,
+        })
+    }
+
+    /// The profile the body is read by.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartReader, Profile};
+    /// let reader = MultipartReader::new(b"b", Profile::Lenient, Default::default())?;
+    /// assert_eq!(reader.profile(), Profile::Lenient);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// How many bytes have been consumed so far: the offset in the body of the next byte fed.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// reader.decode(b"--b\r\n", false)?;
+    /// assert_eq!(reader.position(), 5);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// How many parts have begun so far.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// assert_eq!(reader.parts(), 0);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn parts(&self) -> usize {
+        self.parts
+    }
+
+    /// Whether [`MultipartEvent::End`] has been handed out.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// reader.decode(b"--b--\r\n", true)?;
+    /// assert!(reader.is_done());
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// The delimiter the reader looks for in a part's data: CRLF, `--` and the boundary.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let reader = MultipartReader::new(b"XyZ", Default::default(), Default::default())?;
+    /// assert_eq!(reader.delimiter(), b"\r\n--XyZ");
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn delimiter(&self) -> &[u8] {
+        self.search.delimiter()
+    }
+
+    /// Whether the reader is in a part's data (its header block read and its first bytes,
+    /// which may be the delimiter of an empty part, seen; its delimiter not yet found): where
+    /// [`skip_data`](Self::skip_data) may be called.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartReader;
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// reader.decode(b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n", false)?;
+    /// // `--b` here would end the part, empty (RFC 2046 §5.1.1): not data yet.
+    /// assert!(!reader.in_data());
+    /// reader.decode(b"hello", false)?;
+    /// assert!(reader.in_data());
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn in_data(&self) -> bool {
+        matches!(self.state, State::Data { .. })
+    }
+
+    /// Takes `n` bytes of the current part's data as read, without seeing them: for a caller
+    /// that searched them for the delimiter itself (a JS engine's native `indexOf`, which
+    /// saves copying them into wasm memory). The caller holds no unconsumed input, and the `n`
+    /// bytes that follow what was consumed hold no [`delimiter`](Self::delimiter) and do not
+    /// end with a prefix of one: exactly when [`decode`](Self::decode) would hand them out as
+    /// [`MultipartEvent::Data`]. Answers `false`, and changes nothing, when the reader is not
+    /// in a part's data or a limit would stop the data within those bytes: `decode` then
+    /// reads them, to the same data and the same error at the same offset.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let head = b"--b\r\nContent-Disposition: form-data; name=f; filename=x\r\n\r\nPK";
+    /// assert!(matches!(reader.decode(head, false)?.event, Some(MultipartEvent::Part(_))));
+    /// assert_eq!(reader.decode(b"PK", false)?.event, Some(MultipartEvent::Data(b"PK")));
+    /// assert!(reader.skip_data(1000));
+    /// assert_eq!(reader.position(), head.len() as u64 + 1000);
+    /// assert_eq!(reader.decode(b"\r\n--b--", true)?.event, Some(MultipartEvent::PartEnd));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn skip_data(&mut self, n: u64) -> bool {
+        if !self.in_data() {
+            return false;
+        }
+        if n > self.data_budget().0 {
+            return false;
+        }
+        self.position += n;
+        self.part_bytes += n;
+        // The caller holds nothing back: what comes next starts no held delimiter.
+        self.state = State::Data { held: 0 };
+        true
+    }
+
+    /// Reads from `input` (the bytes that follow what was consumed so far) up to the next
+    /// event; `eof` says that no byte follows `input`. Bytes not consumed (what may begin a
+    /// delimiter, or an incomplete header block) must be fed again with what arrives next.
+    /// An error is final: the body is not to be read on.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let err = reader.decode(b"--b--\r\nepilogue", true).unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 7));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    #[inline]
+    pub fn decode<'a>(
+        &mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<Step<MultipartEvent<'a>>, MultipartError> {
+        if !eof {
+            if let Some(step) = self.small_step(input) {
+                return Ok(step);
+            }
+        }
+        self.steps(input, eof)
+    }
+
+    /// The steps of a small read that need none of the state machine (a read of a few bytes,
+    /// off a slow or a hostile peer, mostly ends in one of them): nothing fed; a header line
+    /// a few bytes longer, without its LF; a held delimiter prefix a few bytes longer; or a
+    /// few bytes of data without a CR, within the limits. Inlined into the caller's loop,
+    /// where [`Self::steps`] costs a call with the whole state machine's entry and exit
+    /// (on 1-byte reads, most of the time: BENCHMARKS.md, "Multipart search"). `None`: not one of
+    /// them, for `steps` to read (which reads each of them to the same step).
+    #[inline(always)]
+    fn small_step<'a>(&mut self, input: &'a [u8]) -> Option<Step<MultipartEvent<'a>>> {
+        // At most this many new bytes: more are not a small read, and would be scanned twice
+        // whenever `steps` has to take them after all.
+        const SMALL: usize = 8;
+        let more = Step {
+            consumed: 0,
+            event: None,
+        };
+        let n = self.delimiter().len();
+        match &mut self.state {
+            State::Headers {
+                line,
+                scanned,
+                window,
+                ..
+            } => {
+                let new = input.get((*scanned).max(*line)..)?;
+                if new.len() > SMALL || input.len() >= *window || new.contains(&b'\n') {
+                    return None;
+                }
+                *scanned = input.len();
+                Some(more)
+            }
+            State::Data { held: 0 } => {
+                if input.len() > SMALL.min(n - 1) || input.contains(&b'\r') {
+                    return None;
+                }
+                if input.is_empty() {
+                    return Some(more);
+                }
+                // Taken as data the caller found itself: within the budgets (past them `steps`
+                // names the limit), and the state stays `Data { held: 0 }`.
+                if !self.skip_data(input.len() as u64) {
+                    return None;
+                }
+                Some(Step {
+                    consumed: input.len(),
+                    event: Some(MultipartEvent::Data(input)),
+                })
+            }
+            State::Data { held } => {
+                // The held prefix, and a few more of the delimiter's bytes: still a prefix.
+                let upto = input.len();
+                if upto <= *held || upto >= n || upto - *held > SMALL {
+                    return None;
+                }
+                let delimiter = self.search.delimiter();
+                if slice(input, *held..) != slice(delimiter, *held..upto) {
+                    return None;
+                }
+                *held = upto;
+                Some(more)
+            }
+            State::Done => None,
+            // Nothing fed: every other state needs more (as `steps` finds).
+            _ if input.is_empty() => Some(more),
+            _ => None,
+        }
+    }
+
+    /// [`Self::decode`], step by step through the state machine.
+    #[inline(never)]
+    fn steps<'a>(
+        &mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<Step<MultipartEvent<'a>>, MultipartError> {
+        let mut consumed = 0;
+        loop {
+            let rest = slice(input, consumed..);
+            let (used, ev) = match self.state {
+                State::Data { held } => self.data(rest, held)?,
+                State::DataStart => self.data_start(rest, eof),
+                State::Start => self.start(rest, eof)?,
+                State::Preamble => self.preamble(rest)?,
+                State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
+                State::Headers {
+                    line,
+                    scanned,
+                    lines,
+                    window,
+                    limit,
+                } => self.headers(rest, line, scanned, lines, window, limit)?,
+                State::Close | State::Closed => self.close(rest, eof)?,
+                State::Done => (0, Ev::End),
+            };
+            let budget = self.limits.max_body_bytes - self.position;
+            if used as u64 > budget {
+                return Err(self.limit_at(budget as usize, MultipartLimit::BodyBytes));
+            }
+            let event = match ev {
+                Ev::On => None,
+                Ev::More => {
+                    if eof {
+                        let end = rest.len();
+                        return Err(self.error_at(end, MultipartErrorKind::UnexpectedEnd));
+                    }
+                    // Its own return (the most frequent on small reads): only the step's
+                    // `consumed` and "no event" to write.
+                    self.position += used as u64;
+                    return Ok(Step {
+                        consumed: consumed + used,
+                        event: None,
+                    });
+                }
+                Ev::Data => {
+                    // As `More`: its own return, which writes no part.
+                    self.position += used as u64;
+                    return Ok(Step {
+                        consumed: consumed + used,
+                        event: Some(MultipartEvent::Data(slice(rest, ..used))),
+                    });
+                }
+                Ev::PartEnd => Some(MultipartEvent::PartEnd),
+                // Read before the position moves: the part's offsets start at its block.
+                Ev::Part(block) => Some(MultipartEvent::Part(self.part(slice(rest, ..block))?)),
+                Ev::End => Some(MultipartEvent::End),
+            };
+            self.position += used as u64;
+            consumed += used;
+            if event.is_some() {
+                return Ok(Step { consumed, event });
+            }
+        }
+    }
+
+    /// An error at `offset` bytes past the current position.
+    fn error_at(&self, offset: usize, kind: MultipartErrorKind) -> MultipartError {
+        MultipartError {
+            kind,
+            offset: self.position + offset as u64,
+        }
+    }
+
+    fn limit_at(&self, offset: usize, limit: MultipartLimit) -> MultipartError {
+        self.error_at(offset, MultipartErrorKind::Limit(limit))
+    }
+
+    /// The first `--boundary`, at the very start of the body.
+    fn start(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
+        let dash = slice(self.delimiter(), 2..);
+        let n = rest.len().min(dash.len());
+        let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
+        let whole = n == dash.len();
+        match mismatch {
+            None if whole => {
+                self.state = State::AfterBoundary { padding: 0 };
+                Ok((n, Ev::On))
+            }
+            // A prefix of `--boundary` so far.
+            None if !eof => Ok((0, Ev::More)),
+            _ if self.profile == Profile::Lenient => {
+                self.state = State::Preamble;
+                Ok((0, Ev::On))
+            }
+            Some(at) => Err(self.error_at(at, MultipartErrorKind::ExpectedBoundary)),
+            None => Err(self.error_at(n, MultipartErrorKind::ExpectedBoundary)),
+        }
+    }
+
+    /// (Lenient) Skips the preamble up to the first `CRLF--boundary`.
+    fn preamble(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
+        let (skip, found) = match self.search.memmem(rest) {
+            Some(at) => (at, true),
+            None => (rest.len() - self.search.partial(rest), false),
+        };
+        let budget = self.limits.max_preamble_bytes - self.outside;
+        if skip > budget {
+            return Err(self.limit_at(budget, MultipartLimit::PreambleBytes));
+        }
+        self.outside += skip;
+        if !found {
+            // What is left may begin the delimiter: it needs what follows.
+            return Ok((skip, Ev::More));
+        }
+        self.outside = 0;
+        self.state = State::AfterBoundary { padding: 0 };
+        Ok((skip + self.delimiter().len(), Ev::On))
+    }
+
+    /// After a boundary: `--` (the close delimiter), or transport padding and CRLF (a part).
+    fn after_boundary(&mut self, rest: &[u8], padding: usize) -> Result<Moved, MultipartError> {
+        let invalid = |at| Err(self.error_at(at, MultipartErrorKind::InvalidDelimiter));
+        match rest {
+            [] | [b'-'] | [b'\r'] => Ok((0, Ev::More)),
+            [b'-', b'-', ..] if padding == 0 => {
+                self.state = State::Close;
+                Ok((2, Ev::On))
+            }
+            [b'\r', b'\n', ..] => {
+                if self.parts == self.limits.max_parts {
+                    return Err(self.limit_at(0, MultipartLimit::Parts));
+                }
+                // The block starts past the CRLF (`decode` refuses it if the body limit does).
+                let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
+                let body_budget = (self.limits.max_body_bytes - self.position).saturating_sub(2);
+                let (window, limit) = if (header_budget as u64) <= body_budget {
+                    (header_budget, MultipartLimit::HeaderBytes)
+                } else {
+                    // Smaller than a usize header budget, so it fits.
+                    (body_budget as usize, MultipartLimit::BodyBytes)
+                };
+                self.state = State::Headers {
+                    line: 0,
+                    scanned: 0,
+                    lines: 0,
+                    window,
+                    limit,
+                };
+                Ok((2, Ev::On))
+            }
+            [b' ' | b'\t', ..] if self.profile != Profile::Fetch => {
+                // Transport padding (RFC 2046 §5.1.1): it counts against the header limit
+                // of the part that follows, so it cannot run on unbounded.
+                let n = rest.iter().take_while(|&&b| is(b, WS)).count();
+                let budget = self.limits.max_header_bytes.saturating_sub(padding);
+                if n > budget {
+                    return Err(self.limit_at(budget, MultipartLimit::HeaderBytes));
+                }
+                self.state = State::AfterBoundary {
+                    padding: padding + n,
+                };
+                Ok((n, Ev::On))
+            }
+            [b'\r', _, ..] => invalid(1),
+            _ => invalid(0),
+        }
+    }
+
+    /// A part's header block: checks each line as it completes and hands out the part when
+    /// the empty line arrives. Bytes scanned by an earlier call (`scanned`: fed again, with
+    /// more after them) are not scanned again: on 1-byte reads each byte is looked at once.
+    fn headers(
+        &mut self,
+        rest: &[u8],
+        mut line: usize,
+        scanned: usize,
+        mut lines: usize,
+        window: usize,
+        limit: MultipartLimit,
+    ) -> Result<Moved, MultipartError> {
+        let seen = slice(rest, ..rest.len().min(window));
+        let mut from = scanned.clamp(line, seen.len().max(line));
+        loop {
+            let Some(lf) = find_byte(b'\n', slice(seen, from.min(seen.len())..)).map(|i| from + i)
+            else {
+                if rest.len() >= window {
+                    return Err(self.limit_at(window, limit));
+                }
+                self.state = State::Headers {
+                    line,
+                    scanned: seen.len(),
+                    lines,
+                    window,
+                    limit,
+                };
+                return Ok((0, Ev::More));
+            };
+            if lf == line || seen.get(lf - 1) != Some(&b'\r') {
+                return Err(self.error_at(lf, MultipartErrorKind::BareLf));
+            }
+            let text = slice(seen, line..lf - 1);
+            if let Some(cr) = memchr::memchr(b'\r', text) {
+                return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
+            }
+            if text.is_empty() {
+                return Ok((lf + 1, Ev::Part(line)));
+            }
+            if lines == self.limits.max_headers {
+                return Err(self.limit_at(line, MultipartLimit::Headers));
+            }
+            if let Err(at) = check_field(text, self.profile) {
+                return Err(self.error_at(line + at, MultipartErrorKind::InvalidHeader));
+            }
+            lines += 1;
+            line = lf + 1;
+            from = line;
+        }
+    }
+
+    /// The part whose (checked) header block is `block`, at the current position; its data
+    /// comes next.
+    fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
+        let part = Part::parse(block, self.position, self.parts, self.profile)
+            .map_err(|(at, kind)| self.error_at(at, kind))?;
+        let has_filename = part.has_filename();
+        self.parts += 1;
+        self.part_bytes = 0;
+        self.value_part = !has_filename;
+        self.state = State::DataStart;
+        Ok(part)
+    }
+
+    /// The start of a part's data: `--boundary` right here is the delimiter whose CRLF ended
+    /// the header block (the part is empty); anything else is data, read by [`Self::data`].
+    /// The same delimiter as anywhere else, so what follows it is checked the same way: data
+    /// that begins with `--boundary` is the delimiter (RFC 2046 §5.1.1 forbids it in a part,
+    /// and [`write()`] refuses it).
+    fn data_start(&mut self, rest: &[u8], eof: bool) -> Moved {
+        let dash = slice(self.delimiter(), 2..);
+        if rest.starts_with(dash) {
+            let n = dash.len();
+            self.state = State::AfterBoundary { padding: 0 };
+            return (n, Ev::PartEnd);
+        }
+        if !eof && dash.starts_with(rest) {
+            // A prefix of `--boundary` so far (`rest` is not empty: `decode` answers that).
+            return (0, Ev::More);
+        }
+        self.state = State::Data { held: 0 };
+        (0, Ev::On)
+    }
+
+    /// A part's data up to the next delimiter; the bytes that may begin one are held back.
+    /// `held`: the input starts with that many bytes of the delimiter, held back by the last
+    /// call (on 1-byte reads, a delimiter arriving costs a compare of each byte once).
+    fn data(&mut self, rest: &[u8], held: usize) -> Result<Moved, MultipartError> {
+        let delimiter = self.delimiter();
+        let n = delimiter.len();
+        if held > 0 && rest.len() >= held {
+            let upto = rest.len().min(n);
+            // Byte by byte: on small reads, one or two (cheaper than a `memcmp` call).
+            let new = slice(rest, held..upto).iter();
+            if new.zip(slice(delimiter, held..upto)).all(|(a, b)| a == b) {
+                if upto < n {
+                    self.state = State::Data { held: upto };
+                    return Ok((0, Ev::More));
+                }
+                self.state = State::AfterBoundary { padding: 0 };
+                return Ok((n, Ev::PartEnd));
+            }
+            // Not the delimiter after all: the held bytes are data (read as any other).
+        }
+        // The delimiter right here (the usual case after a piece of data that ended at it):
+        // no search, which for a small part costs more than the part.
+        if rest.starts_with(delimiter) {
+            self.state = State::AfterBoundary { padding: 0 };
+            return Ok((n, Ev::PartEnd));
+        }
+        // Shorter than the delimiter (a small read): no search, only what may begin one.
+        let found = if rest.len() < n {
+            None
+        } else {
+            self.search.find(rest)
+        };
+        let (mut take, hold) = match found {
+            Some(at) => (at, 0),
+            None => {
+                let hold = self.search.partial(rest);
+                (rest.len() - hold, hold)
+            }
+        };
+        if take == 0 {
+            self.state = State::Data { held: hold };
+            return Ok((0, Ev::More));
+        }
+        // Hand out what the limits allow; the next call refuses the byte past them, so every
+        // split gives the same data before the same error.
+        let (budget, limit) = self.data_budget();
+        if budget == 0 {
+            return Err(self.limit_at(0, limit));
+        }
+        if take as u64 > budget {
+            // Cut short: what follows is not the held tail.
+            take = budget as usize;
+            self.state = State::Data { held: 0 };
+        } else {
+            // The rest, fed again with what follows, starts with the held tail.
+            self.state = State::Data { held: hold };
+        }
+        self.part_bytes += take as u64;
+        Ok((take, Ev::Data))
+    }
+
+    /// How many more data bytes the limits allow the current part, and the limit that says
+    /// so: the body's, or a field's value limit when that is the smaller (a part without a
+    /// filename). `data` and `skip_data` hand out data within it.
+    #[inline]
+    fn data_budget(&self) -> (u64, MultipartLimit) {
+        let body = self.limits.max_body_bytes - self.position;
+        if self.value_part {
+            let value = self.limits.max_value_bytes.saturating_sub(self.part_bytes);
+            if value < body {
+                return (value, MultipartLimit::ValueBytes);
+            }
+        }
+        (body, MultipartLimit::BodyBytes)
+    }
+
+    /// After the close delimiter: what the profile allows, then the end of the input.
+    fn close(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
+        if rest.is_empty() {
+            if eof {
+                self.state = State::Done;
+                return Ok((0, Ev::End));
+            }
+            return Ok((0, Ev::More));
+        }
+        let after_end = |at| Err(self.error_at(at, MultipartErrorKind::AfterEnd));
+        if self.profile == Profile::Lenient {
+            // The epilogue: read and dropped, up to its limit.
+            let budget = self.limits.max_epilogue_bytes - self.outside;
+            if rest.len() > budget {
+                return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
+            }
+            self.outside += rest.len();
+            return Ok((rest.len(), Ev::On));
+        }
+        if self.state == State::Closed {
+            return after_end(0);
+        }
+        if self.profile == Profile::Strict && rest.first().is_some_and(|&b| is(b, WS)) {
+            // Transport padding, counted against the epilogue limit.
+            let n = rest.iter().take_while(|&&b| is(b, WS)).count();
+            let budget = self.limits.max_epilogue_bytes - self.outside;
+            if n > budget {
+                return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
+            }
+            self.outside += n;
+            return Ok((n, Ev::On));
+        }
+        match rest {
+            [b'\r'] => Ok((0, Ev::More)),
+            [b'\r', b'\n', ..] => {
+                self.state = State::Closed;
+                Ok((2, Ev::On))
+            }
+            [b'\r', ..] => after_end(1),
+            _ => after_end(0),
+        }
+    }
+}
+
+/// Checks one header line (without its CRLF); `Err` has the offset of the offending byte.
+/// Fetch and Lenient: a token name between optional whitespace, `:`, anything but CR and LF
+/// (the Fetch Standard's "parse multipart/form-data headers"). Strict: RFC 9110 §5: no
+/// whitespace around the name, a value of field-vchar, SP and HTAB.
+fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
+    if profile == Profile::Strict {
+        // A token right up to the colon: a line starting with whitespace is obs-fold.
+        let colon = line
+            .iter()
+            .position(|&b| !is(b, TOKEN))
+            .unwrap_or(line.len());
+        if colon == 0 || line.get(colon) != Some(&b':') {
+            return Err(colon);
+        }
+        return match slice(line, colon + 1..).iter().position(|&b| !is(b, FIELD)) {
+            Some(i) => Err(colon + 1 + i),
+            None => Ok(()),
+        };
+    }
+    let colon = memchr::memchr(b':', line).ok_or(line.len())?;
+    let name = slice(line, ..colon);
+    let start = name.iter().position(|&b| !is(b, WS)).unwrap_or(colon);
+    let end = name
+        .iter()
+        .rposition(|&b| !is(b, WS))
+        .map_or(start, |i| i + 1);
+    if start == end {
+        return Err(start);
+    }
+    match slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
+        Some(i) => Err(start + i),
+        None => Ok(()),
+    }
+}

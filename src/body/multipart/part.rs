@@ -1,0 +1,422 @@
+//! The views of a part the reader hands out: [`MultipartEvent`], and [`Part`] over its
+//! checked header block (name, filename, content type, headers), parsed when asked.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+
+use super::error::MultipartErrorKind;
+use super::filename::Filename;
+use super::profile::Profile;
+use crate::body::grammar::{is, WS};
+use crate::bytes::{offset_in, slice};
+use crate::disposition::{self, ContentDisposition, DispositionError};
+
+/// An event of a body, borrowing from the input that was fed.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// assert_eq!(reader.decode(b"--b--", true)?.event, Some(MultipartEvent::End));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultipartEvent<'a> {
+    /// A part begins: its header block, parsed.
+    Part(Part<'a>),
+    /// Bytes of the current part's data, in order (a part may come in many pieces).
+    Data(&'a [u8]),
+    /// The current part's data is over.
+    PartEnd,
+    /// The close delimiter (and whatever the profile allows after it) has been read and the
+    /// input has ended.
+    End,
+}
+
+/// A part's header block, parsed: borrowed from the input, nothing allocated.
+///
+/// ```
+/// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+/// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// let body = b"--b\r\nContent-Disposition: form-data; name=\"a%22b\"\r\nContent-Type: text/plain\r\n\r\n";
+/// let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+/// assert_eq!(part.name(), "a%22b"); // as written: no percent-decoding
+/// assert_eq!(part.content_type(), Some(&b"text/plain"[..]));
+/// assert!(part.filename().is_none());
+/// assert_eq!((part.index(), part.offset()), (0, 5));
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part<'a> {
+    block: &'a [u8],
+    offset: u64,
+    index: usize,
+    /// The `name` parameter's value as written, without its quotes, in `block`.
+    name: Span,
+    /// The `Content-Type` value in `block`.
+    content_type: Option<Span>,
+    /// The (winning) `Content-Disposition` value in `block`: parsed again on demand, so that
+    /// the part (and every event) stays small.
+    disposition: Span,
+    /// The disposition has a filename ([`ContentDisposition::filename`]).
+    has_filename: bool,
+    /// (Strict, Lenient) The disposition parser's value of `name` is its bytes as written,
+    /// which are UTF-8: no quoted-pair to unescape, nothing read as ISO-8859-1.
+    name_as_written: bool,
+    profile: Profile,
+}
+
+/// Where some bytes of a part's header block are: a small `Copy` stand-in for a slice of it,
+/// so that a [`MultipartEvent`] (moved out of every `decode` call, one per byte on 1-byte
+/// reads) stays small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span of `sub`, a slice of `block`; an empty span if it is not one (a broken
+    /// invariant: every slice handed here was cut from `block`).
+    fn of(block: &[u8], sub: &[u8]) -> Span {
+        let start = offset_in(block, sub);
+        let end = start.map(|s| s + sub.len());
+        match (start.map(u32::try_from), end.map(u32::try_from)) {
+            (Some(Ok(start)), Some(Ok(end))) => Span { start, end },
+            _ => {
+                debug_assert!(false, "a span outside the header block");
+                Span { start: 0, end: 0 }
+            }
+        }
+    }
+
+    fn get(self, block: &[u8]) -> &[u8] {
+        slice(block, self.start as usize..self.end as usize)
+    }
+}
+
+impl<'a> Part<'a> {
+    /// The part whose checked header block (lines of a field each, without the empty line)
+    /// is `block`, at `offset` in the body, the `index`th: its `Content-Disposition` must be
+    /// `form-data` with a `name`. `Err`: where in the block, and what is wrong.
+    pub(super) fn parse(
+        block: &'a [u8],
+        offset: u64,
+        index: usize,
+        profile: Profile,
+    ) -> Result<Self, (usize, MultipartErrorKind)> {
+        let mut found: Option<(ContentDisposition<'a>, usize, Span)> = None;
+        let mut content_type = None;
+        let mut at = 0;
+        while let Some((start, line, next)) = next_line(block, at) {
+            at = next;
+            let colon = memchr::memchr(b':', line).unwrap_or(line.len());
+            let name = trim(slice(line, ..colon));
+            let value_at = start + colon + 1;
+            let raw = slice(line, (colon + 1).min(line.len())..);
+            let lead = raw.iter().take_while(|&&b| is(b, WS)).count();
+            let value = trim(raw);
+            let value_at = value_at + lead;
+            let strict = profile == Profile::Strict;
+            if name.eq_ignore_ascii_case(b"content-disposition") {
+                if strict && found.is_some() {
+                    return Err((start, MultipartErrorKind::DuplicateHeader));
+                }
+                let cd = parse_disposition(value, profile).map_err(|e| {
+                    (
+                        value_at + e.offset,
+                        MultipartErrorKind::InvalidDisposition(e.kind),
+                    )
+                })?;
+                found = Some((cd, value_at, Span::of(block, value)));
+            } else if name.eq_ignore_ascii_case(b"content-type") {
+                if strict && content_type.is_some() {
+                    return Err((start, MultipartErrorKind::DuplicateHeader));
+                }
+                content_type = Some(Span::of(block, value));
+            } else if strict
+                && name.eq_ignore_ascii_case(b"content-transfer-encoding")
+                && ![&b"7bit"[..], b"8bit", b"binary"]
+                    .iter()
+                    .any(|e| value.eq_ignore_ascii_case(e))
+            {
+                return Err((value_at, MultipartErrorKind::TransferEncoding));
+            }
+        }
+        let Some((disposition, cd_at, cd_span)) = found else {
+            return Err((0, MultipartErrorKind::MissingDisposition));
+        };
+        if !disposition
+            .disposition_type()
+            .eq_ignore_ascii_case("form-data")
+        {
+            return Err((cd_at, MultipartErrorKind::NotFormData));
+        }
+        let Some(name) = disposition.find("name") else {
+            return Err((cd_at, MultipartErrorKind::MissingName));
+        };
+        let name_bytes = unquote(name.raw_value_bytes());
+        let name_as_written = profile != Profile::Fetch
+            && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
+        let has_filename = disposition.filename().is_some();
+        Ok(Part {
+            block,
+            offset,
+            index,
+            name: Span::of(block, name_bytes),
+            content_type,
+            disposition: cd_span,
+            has_filename,
+            name_as_written,
+            profile,
+        })
+    }
+
+    /// Whether the disposition has a filename: the part is a file, not a value.
+    pub(super) fn has_filename(&self) -> bool {
+        self.has_filename
+    }
+
+    /// The `name` parameter as text. [`Profile::Fetch`]: the bytes between the quotes as
+    /// written (no percent-decoding, `\` kept), as UTF-8 with invalid bytes replaced (the
+    /// Fetch Standard's "UTF-8 decode without BOM"); the other profiles: the disposition
+    /// parser's value (quoted-pairs unescaped; bytes that are not UTF-8 read as ISO-8859-1).
+    /// Borrowed unless something had to be replaced or unescaped.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartEvent, MultipartReader, Profile};
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=\"a\\b\"\r\n\r\n";
+    /// for (profile, name) in [(Profile::Fetch, "a\\b"), (Profile::Strict, "ab")] {
+    ///     let mut reader = MultipartReader::new(b"b", profile, Default::default())?;
+    ///     let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    ///     assert_eq!(part.name(), name);
+    /// }
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn name(&self) -> Cow<'a, str> {
+        if self.profile == Profile::Fetch {
+            return String::from_utf8_lossy(self.name_bytes());
+        }
+        if self.name_as_written {
+            if let Ok(name) = core::str::from_utf8(self.name_bytes()) {
+                return Cow::Borrowed(name);
+            }
+        }
+        // Quoted-pairs or ISO-8859-1: the parser's reading (the part has a `name`).
+        let disposition = self.disposition().ok();
+        disposition
+            .and_then(|d| d.find("name"))
+            .map_or(Cow::Borrowed(""), |p| p.value())
+    }
+
+    /// The `name` parameter's bytes as written, without its quotes (quoted-pairs not
+    /// unescaped).
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=\"caf\xc3\xa9\"\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.name_bytes(), "café".as_bytes());
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn name_bytes(&self) -> &'a [u8] {
+        self.name.get(self.block)
+    }
+
+    /// The filename, when the part has one (a file): see [`Filename`] for its readings.
+    /// RFC 6266 §4.3: a `filename*` that decodes wins over `filename`.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=f; filename=\"../x.txt\"\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// let filename = part.filename().unwrap();
+    /// assert_eq!((filename.as_str(), filename.basename()), ("../x.txt", "x.txt"));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn filename(&self) -> Option<Filename<'a>> {
+        if !self.has_filename {
+            return None;
+        }
+        let disposition = self.disposition().ok()?;
+        let value = disposition.filename()?;
+        let raw = disposition
+            .find("filename")
+            .or_else(|| disposition.find("filename*"))
+            .map_or(&[][..], |p| unquote(p.raw_value_bytes()));
+        Some(Filename::new(value, raw))
+    }
+
+    /// The `Content-Type` value as sent, without surrounding whitespace; `None` when the part
+    /// has none (RFC 7578 §4.4: `text/plain` for a value, what the application decides for a
+    /// file).
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.content_type(), None);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn content_type(&self) -> Option<&'a [u8]> {
+        Some(self.content_type?.get(self.block))
+    }
+
+    /// The `Content-Disposition`, for its other parameters: parsed again from the header
+    /// block, by the profile's parser (the part keeps only where it is, so that every event
+    /// stays small). It parsed when the part was read, so this is always `Ok`.
+    ///
+    /// # Errors
+    /// None in practice: the parser's error, would it refuse what it accepted before.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a; size=3\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.disposition()?.size(), Some(Ok(3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn disposition(&self) -> Result<ContentDisposition<'a>, DispositionError> {
+        parse_disposition(self.disposition.get(self.block), self.profile)
+    }
+
+    /// The header fields as sent: `(name, value)` pairs, the value without surrounding
+    /// whitespace, in order.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\nX-Note:  hi \r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// let fields: Vec<_> = part.headers().collect();
+    /// assert_eq!(fields[1], (&b"X-Note"[..], &b"hi"[..]));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn headers(&self) -> Headers<'a> {
+        Headers {
+            rest: self.block,
+            at: 0,
+        }
+    }
+
+    /// The header block as sent, each line with its CRLF, without the empty line that ends
+    /// it.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.header_block(), b"Content-Disposition: form-data; name=a\r\n");
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn header_block(&self) -> &'a [u8] {
+        self.block
+    }
+
+    /// Where the header block starts, in bytes from the start of the body.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.offset(), 5);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The part's number, from 0.
+    ///
+    /// ```
+    /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+    /// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+    /// assert_eq!(part.index(), 0);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// A part's `Content-Disposition` value, by the profile's parser.
+fn parse_disposition(
+    value: &[u8],
+    profile: Profile,
+) -> Result<ContentDisposition<'_>, DispositionError> {
+    match profile {
+        Profile::Fetch => ContentDisposition::parse_form_data(value),
+        Profile::Strict => ContentDisposition::parse(value, disposition::Profile::Strict),
+        Profile::Lenient => ContentDisposition::parse(value, disposition::Profile::DotNet),
+    }
+}
+
+/// A quoted value without its quotes; anything else as it is.
+fn unquote(raw: &[u8]) -> &[u8] {
+    match raw {
+        [b'"', inner @ .., b'"'] => inner,
+        _ => raw,
+    }
+}
+
+/// The header fields of a [`Part`]; see [`Part::headers`].
+///
+/// ```
+/// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+/// # let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+/// # let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n";
+/// # let Some(MultipartEvent::Part(part)) = reader.decode(body, false)?.event else { panic!() };
+/// assert_eq!(part.headers().count(), 1);
+/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Headers<'a> {
+    rest: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Iterator for Headers<'a> {
+    type Item = (&'a [u8], &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (_, line, next) = next_line(self.rest, self.at)?;
+        self.at = next;
+        // Every line was checked when the block was read: it has a colon.
+        let colon = memchr::memchr(b':', line).unwrap_or(line.len());
+        let name = trim(slice(line, ..colon));
+        let value = trim(slice(line, (colon + 1).min(line.len())..));
+        Some((name, value))
+    }
+}
+
+/// The line of `block` that starts at `at`, without its CRLF: `(start, line, next start)`.
+fn next_line(block: &[u8], at: usize) -> Option<(usize, &[u8], usize)> {
+    let rest = block.get(at..).filter(|r| !r.is_empty())?;
+    let lf = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let end = if lf > 0 && rest.get(lf - 1) == Some(&b'\r') {
+        lf - 1
+    } else {
+        lf
+    };
+    Some((at, slice(rest, ..end), at + lf + 1))
+}
+
+/// `bytes` without leading and trailing SP and HTAB.
+fn trim(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .position(|&b| !is(b, WS))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is(b, WS))
+        .map_or(start, |i| i + 1);
+    slice(bytes, start..end)
+}
