@@ -7,6 +7,7 @@
 #
 #   wasm32-unknown-unknown core module (wit-bindgen exports, --profile wasm)
 #     -> wasm-opt (binaryen, from .ci/jco)  -> jco new (component wrapping)
+#     -> package-docs section (.ci/jco/package-docs.mjs: the WIT's doc comments)
 #
 # wasm32-unknown-unknown, not wasip2: the result imports nothing, so a host instantiates it
 # with an empty linker (tests/component_imports.rs checks that). Idempotent; a warm run only
@@ -59,9 +60,20 @@ mkdir -p "$work" "$(dirname "$out")"
 # wasm-opt keeps the component-type custom section that wit-bindgen embedded, and reads the
 # enabled wasm features from the target_features section (why the profile strips only debuginfo).
 "$jco_dir/node_modules/.bin/wasm-opt" "$opt" "$core" -o "$work/reqparse.opt.wasm"
-"$jco_dir/node_modules/.bin/jco" new "$work/reqparse.opt.wasm" -o "$out.tmp" >/dev/null
+"$jco_dir/node_modules/.bin/jco" new "$work/reqparse.opt.wasm" -o "$work/reqparse.nodocs.wasm" >/dev/null
+# The docs travel with the component: `wasm-tools component wit` and jco read the package-docs
+# custom section (what a component's section can hold: .ci/jco/package-docs.mjs). Deterministic:
+# a function of wit/reqparse.wit alone.
+node "$jco_dir/package-docs.mjs" wit/reqparse.wit "$work/reqparse.nodocs.wasm" "$out.tmp"
+# Read back as a host's tools read it (jco's wit-parser): the package's first doc line shows.
+first_doc="$(sed -n 's|^/// ||p' wit/reqparse.wit | head -n 1)"
+if ! "$jco_dir/node_modules/.bin/jco" wit "$out.tmp" | grep -qF -- "/// $first_doc"; then
+    echo "jco wit does not show the package docs of $out.tmp" >&2
+    exit 1
+fi
 mv "$out.tmp" "$out"
 
 echo "core module:        $(stat -c %s "$core") bytes ($core)"
 echo "after wasm-opt $opt: $(stat -c %s "$work/reqparse.opt.wasm") bytes"
-echo "component:          $(stat -c %s "$out") bytes ($out)"
+echo "component:          $(stat -c %s "$out") bytes ($out)," \
+    "of which docs: $(($(stat -c %s "$out") - $(stat -c %s "$work/reqparse.nodocs.wasm")))"
