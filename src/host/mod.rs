@@ -38,7 +38,8 @@
 //! - A pipe gives each segment back the moment its last byte is consumed, and an empty pipe holds
 //!   none: an idle keep-alive connection is its record and the kernel's socket, nothing else
 //!   (at most 128 bytes of heap, `tests/host_alloc.rs`). Once every connection is closed the pool
-//!   has every segment back; unused ones are freed after [`Config::pool_idle_release`].
+//!   has every segment back; unused ones are freed after [`Config::pool_idle_release`], and
+//!   a loop left idle has the allocator return the pages its work freed.
 //! - Every peer-controlled quantity is bounded by [`Limits`] or by the pool's cap
 //!   ([`Config::pool_max_bytes`]); at the cap connections stop reading instead of growing,
 //!   except that one holding nothing still reads a complete request (answered from the
@@ -279,7 +280,9 @@ pub struct Config {
     /// Cap on segment memory per loop (rented + kept). At the cap, connections stop reading.
     /// Default 64 MiB.
     pub pool_max_bytes: usize,
-    /// Segments not rented during a whole interval are freed. Default 10 s.
+    /// Segments not rented during a whole interval are freed. Default 10 s. A loop that has
+    /// had no event for this long, or for 1 s if that is shorter, also has the allocator return
+    /// the free pages its work left (glibc's `malloc_trim`), once per idle period.
     pub pool_idle_release: Duration,
     /// Per-loop scratch buffer that every read goes into. Default 64 KiB; raised if needed to
     /// hold the largest head the limits allow.
@@ -327,6 +330,10 @@ pub struct Stats {
     /// Connections closed to free segments for others: unfinished heads that held the
     /// exhausted pool longest.
     pub shed: u64,
+    /// Times a loop, idle for a while after some work, had the allocator return the free pages
+    /// that work left (glibc's `malloc_trim`; counted, and a no-op, on other targets): at most
+    /// once per idle period.
+    pub idle_trims: u64,
 }
 
 #[derive(Debug, Default)]
@@ -337,6 +344,7 @@ struct LoopStats {
     accept_backoffs: AtomicU64,
     responses: AtomicU64,
     shed: AtomicU64,
+    idle_trims: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -368,6 +376,7 @@ impl StatsHandle {
             s.accept_backoffs += l.accept_backoffs.load(Ordering::Relaxed);
             s.responses += l.responses.load(Ordering::Relaxed);
             s.shed += l.shed.load(Ordering::Relaxed);
+            s.idle_trims += l.idle_trims.load(Ordering::Relaxed);
         }
         s
     }
