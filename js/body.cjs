@@ -32,8 +32,39 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
   const B_BUF = fromLayout('body', 'header', 'buf');
   const B_SKIP = fromLayout('body', 'header', 'skip');
   const MULTIPART_PROFILES = Object.fromEntries(fromLayout('body', 'multipartProfiles').map((n, i) => [n, i]));
+  /** How many words follow the tag of an event (by its layout name). */
+  const words = (event) => fromLayout('body', 'words', event);
   // Words after each event's tag.
-  const WORDS = { [EV_DATA]: 2, [EV_PART]: 12, [EV_PART_END]: 0, [EV_END]: 2, [EV_PAIR]: 4, [EV_TRAILER]: 4, [EV_ERROR]: 6 };
+  const WORDS = {
+    [EV_DATA]: words('data'),
+    [EV_PART]: words('part'),
+    [EV_PART_END]: words('partEnd'),
+    [EV_END]: words('end'),
+    [EV_PAIR]: words('pair'),
+    [EV_TRAILER]: words('trailer'),
+    [EV_ERROR]: words('error'),
+  };
+  /**
+   * Where a field of an event starts, in words from the event's tag. A span takes two words
+   * (start, end) and so does a 64-bit count (low, high); a data event's start and end one each.
+   */
+  const field = (event, name) => fromLayout('body', 'fields', event, name);
+  const DATA_START = field('data', 'start');
+  const DATA_END = field('data', 'end');
+  const PART_NAME = field('part', 'name');
+  const PART_FILENAME = field('part', 'filename');
+  const PART_FILENAME_RAW = field('part', 'filenameRaw');
+  const PART_CONTENT_TYPE = field('part', 'contentType');
+  const PART_BASENAME = field('part', 'filenameBasename');
+  const PART_PORTABLE = field('part', 'filenamePortable');
+  const END_CONSUMED = field('end', 'consumed');
+  const PAIR_NAME = field('pair', 'name');
+  const PAIR_VALUE = field('pair', 'value');
+  const TRAILER_NAME = field('trailer', 'name');
+  const TRAILER_VALUE = field('trailer', 'value');
+  const ERROR_MESSAGE = field('error', 'message');
+  const ERROR_KIND = field('error', 'kind');
+  const ERROR_OFFSET = field('error', 'offset');
 
   /** `max_parts` → `maxParts`: JS spells the core's limit names in camelCase. */
   const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -355,8 +386,8 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     /** The current data event's bytes: the caller's chunk, sliced, or a copy of the tail. */
     data() {
       if (this.direct !== null) return this.direct;
-      const s = mem32[this.ev + 1];
-      const e = mem32[this.ev + 2];
+      const s = mem32[this.ev + DATA_START];
+      const e = mem32[this.ev + DATA_END];
       const at = this.chunkAt;
       const c = this.chunk;
       if (s < at || c === null) return mem8.slice(this.buf + s, this.buf + e);
@@ -367,9 +398,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
     /** The current error event as a ReqparseError (kept: every later read throws it too). */
     fail() {
       const w = this.ev;
-      const kind = this.str(w + 3);
-      const offset = mem32[w + 5] + mem32[w + 6] * 2 ** 32;
-      const e = new ReqparseError(this.str(w + 1), offset);
+      const kind = this.str(w + ERROR_KIND);
+      const offset = mem32[w + ERROR_OFFSET] + mem32[w + ERROR_OFFSET + 1] * 2 ** 32;
+      const e = new ReqparseError(this.str(w + ERROR_MESSAGE), offset);
       e.kind = kind;
       if (kind.startsWith('limit:')) e.limit = camel(kind.slice(6));
       this.error = e;
@@ -568,8 +599,8 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         feed.skip();
         if (f !== null) {
           if (tag === EV_DATA) {
-            const s = feed.buf + mem32[w + 1];
-            const e = feed.buf + mem32[w + 2];
+            const s = feed.buf + mem32[w + DATA_START];
+            const e = feed.buf + mem32[w + DATA_END];
             // The common case, a value whole in one feed: decoded straight from wasm memory;
             // else its pieces are copied out before the next feed overwrites them.
             if (f.pieces === null && f.text === null && feed.has() && feed.tag() === EV_PART_END) {
@@ -583,9 +614,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
             return { done: false, value: { name: f.name, filename: null, contentType: f.contentType, value } };
           }
         } else if (tag === EV_PART) {
-          const name = feed.str(w + 1);
-          const filename = feed.str(w + 3);
-          const contentType = feed.str(w + 7);
+          const name = feed.str(w + PART_NAME);
+          const filename = feed.str(w + PART_FILENAME);
+          const contentType = feed.str(w + PART_CONTENT_TYPE);
           if (filename === null) {
             this.field = { name, contentType, pieces: null, text: null };
           } else {
@@ -595,9 +626,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
             const value = {
               name,
               filename,
-              filenameRaw: feed.bytes(w + 5),
-              filenameBasename: feed.str(w + 9),
-              filenamePortable: feed.str(w + 11),
+              filenameRaw: feed.bytes(w + PART_FILENAME_RAW),
+              filenameBasename: feed.str(w + PART_BASENAME),
+              filenamePortable: feed.str(w + PART_PORTABLE),
               contentType,
               stream,
             };
@@ -663,7 +694,7 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         const tag = feed.checked();
         const w = feed.ev;
         feed.skip();
-        if (tag === EV_PAIR) return { done: false, value: [feed.str(w + 1), feed.str(w + 3)] };
+        if (tag === EV_PAIR) return { done: false, value: [feed.str(w + PAIR_NAME), feed.str(w + PAIR_VALUE)] };
         if (tag === EV_END) {
           feed.close(false);
           return DONE;
@@ -712,9 +743,9 @@ module.exports = function bodyReaders({ wasm, fromLayout, ReqparseError, QUERY_P
         const w = feed.ev;
         feed.skip();
         if (tag === EV_TRAILER) {
-          this.trailers.push([feed.str(w + 1), feed.str(w + 3)]);
+          this.trailers.push([feed.str(w + TRAILER_NAME), feed.str(w + TRAILER_VALUE)]);
         } else if (tag === EV_END) {
-          this.consumed = mem32[w + 1] + mem32[w + 2] * 2 ** 32;
+          this.consumed = mem32[w + END_CONSUMED] + mem32[w + END_CONSUMED + 1] * 2 ** 32;
           this.rest = feed.rest();
           // The source may go on with another message: it is left open, not released.
           feed.close(false);

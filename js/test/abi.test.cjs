@@ -96,3 +96,29 @@ test('the body readers take their numbers from the layout too: profiles and limi
   };
   assert.throws(() => loadWith(withoutEvent), /has no body\.events\.partEnd in its layout/);
 });
+
+test('the body events: the words after each tag and where each field lies come from the layout', () => {
+  const { body } = JSON.parse(require(pkgPath).rp_layout());
+  assert.deepEqual(Object.keys(body.words), Object.keys(body.events));
+  assert.deepEqual(Object.keys(body.fields), Object.keys(body.events));
+  assert.deepEqual(body.words, { data: 2, part: 12, partEnd: 0, end: 2, pair: 4, trailer: 4, error: 6 });
+  // The part's fields in the order the handle writes them, each a span of two words.
+  assert.deepEqual(body.fields.part, {
+    name: 1,
+    filename: 3,
+    filenameRaw: 5,
+    contentType: 7,
+    filenameBasename: 9,
+    filenamePortable: 11,
+  });
+  assert.deepEqual(body.fields.data, { start: 1, end: 2 });
+  assert.deepEqual(body.fields.error, { message: 1, kind: 3, offset: 5 });
+  const without = (event, field) => (exports) => {
+    const layout = JSON.parse(exports.rp_layout());
+    if (field === undefined) delete layout.body.words[event];
+    else delete layout.body.fields[event][field];
+    return { ...exports, rp_layout: () => JSON.stringify(layout) };
+  };
+  assert.throws(() => loadWith(without('part')), /has no body\.words\.part in its layout/);
+  assert.throws(() => loadWith(without('part', 'filenamePortable')), /has no body\.fields\.part\.filenamePortable in its layout/);
+});

@@ -129,11 +129,7 @@ const MAX_FEED: usize = 1 << 20;
 /// Span tag of a string in the handle's text buffer (else it is in the input buffer).
 const SPAN_TEXT: u32 = 1 << 31;
 
-/// Event tags, each followed by its fixed number of words (see [`body`]).
-/// `data`: start, end; `part`: name, filename, filename bytes as sent, content type, the
-/// filename's basename and portable form (spans, `null` spans for what is absent); `pair` and
-/// `trailer`: name, value; `end`: the bytes consumed (low, high word); `error`: message, kind
-/// (spans), offset (low, high word).
+/// Event tags, each followed by its fixed number of words: its fields, [`EVENT_FIELDS`].
 const EV_DATA: u32 = 1;
 const EV_PART: u32 = 2;
 const EV_PART_END: u32 = 3;
@@ -150,6 +146,33 @@ const EVENTS: [(&str, u32); 7] = [
     ("pair", EV_PAIR),
     ("trailer", EV_TRAILER),
     ("error", EV_ERROR),
+];
+
+/// What follows each event's tag, field by field in the order `body.rs` writes them, with each
+/// field's width in words: a span (start, end; a `null` span for what is absent) or a `u64`
+/// (low, high word) takes two, the offsets of `data` into the input buffer one each.
+/// [`rp_layout`] gives JS each event's words and each field's offset from the tag, so that
+/// `body.cjs` reads fields by name.
+const EVENT_FIELDS: [(u32, &[(&str, u32)]); 7] = [
+    (EV_DATA, &[("start", 1), ("end", 1)]),
+    (
+        EV_PART,
+        &[
+            ("name", 2),
+            ("filename", 2),
+            // The filename parameter's bytes as sent.
+            ("filenameRaw", 2),
+            ("contentType", 2),
+            ("filenameBasename", 2),
+            ("filenamePortable", 2),
+        ],
+    ),
+    (EV_PART_END, &[]),
+    // The bytes consumed.
+    (EV_END, &[("consumed", 2)]),
+    (EV_PAIR, &[("name", 2), ("value", 2)]),
+    (EV_TRAILER, &[("name", 2), ("value", 2)]),
+    (EV_ERROR, &[("message", 2), ("kind", 2), ("offset", 2)]),
 ];
 
 /// A body handle's header slots.
@@ -182,6 +205,8 @@ const _: () = {
     let mut i = 0;
     while i < EVENTS.len() {
         assert!(EVENTS[i].1 == i as u32 + 1);
+        // Every event's fields are listed, in tag order.
+        assert!(EVENT_FIELDS[i].0 == EVENTS[i].1);
         i += 1;
     }
     // Offsets into the input buffer (tail + one feed) and the text buffer stay below the tag.
@@ -204,8 +229,9 @@ pub fn rp_abi_version() -> u32 {
 /// The protocol's numbers as JSON, read once by `index.cjs` at load:
 /// `{"header": {slot: index}, "tagShift", "tags": {tag: value}, "maxInputLength",
 /// "queryProfiles": [names in wire order], "dispositionProfiles": [...], "body": {"header":
-/// {slot: index}, "events": {event: tag}, "spanText", "null", "maxFeed", "more", "end",
-/// "error", "multipartProfiles": [...], "chunkedLimits": [names in wire order],
+/// {slot: index}, "events": {event: tag}, "words": {event: words after its tag}, "fields":
+/// {event: {field: its first word's offset from the tag}}, "spanText", "null", "maxFeed",
+/// "more", "end", "error", "multipartProfiles": [...], "chunkedLimits": [names in wire order],
 /// "formLimits": [...], "multipartLimits": [...]}}`.
 #[wasm_bindgen]
 pub fn rp_layout() -> String {
@@ -215,9 +241,10 @@ pub fn rp_layout() -> String {
     let disposition = disposition::Profile::ALL.map(disposition::Profile::as_str);
     let multipart = MultipartProfile::ALL.map(MultipartProfile::as_str);
     let body_header = BODY_SLOTS.map(|(name, slot)| (name, slot as u32));
+    let (words, fields) = event_layout();
     // Every name is a plain ASCII identifier: nothing to escape.
     let body = format!(
-        r#"{{"header":{{{}}},"events":{{{}}},"spanText":{SPAN_TEXT},"null":{NULL},"maxFeed":{MAX_FEED},"more":{FEED_MORE},"end":{FEED_END},"error":{FEED_ERROR},"multipartProfiles":[{}],"chunkedLimits":[{}],"formLimits":[{}],"multipartLimits":[{}]}}"#,
+        r#"{{"header":{{{}}},"events":{{{}}},"words":{{{words}}},"fields":{{{fields}}},"spanText":{SPAN_TEXT},"null":{NULL},"maxFeed":{MAX_FEED},"more":{FEED_MORE},"end":{FEED_END},"error":{FEED_ERROR},"multipartProfiles":[{}],"chunkedLimits":[{}],"formLimits":[{}],"multipartLimits":[{}]}}"#,
         json_fields(&body_header),
         json_fields(&EVENTS),
         json_names(&multipart),
@@ -241,6 +268,27 @@ fn json_fields(fields: &[(&str, u32)]) -> String {
         .map(|(name, value)| format!(r#""{name}":{value}"#))
         .collect();
     fields.join(",")
+}
+
+/// `"event":words,…` and `"event":{"field":offset,…},…` for [`rp_layout`], from
+/// [`EVENT_FIELDS`]: a field's offset counts words from its event's tag.
+fn event_layout() -> (String, String) {
+    let mut words = Vec::new();
+    let mut fields = Vec::new();
+    for ((event, _), (_, list)) in EVENTS.iter().zip(EVENT_FIELDS.iter()) {
+        let mut at = 1;
+        let offsets: Vec<(&str, u32)> = list
+            .iter()
+            .map(|&(field, width)| {
+                let offset = (field, at);
+                at += width;
+                offset
+            })
+            .collect();
+        words.push((*event, at - 1));
+        fields.push(format!(r#""{event}":{{{}}}"#, json_fields(&offsets)));
+    }
+    (json_fields(&words), fields.join(","))
 }
 
 /// `"name",…` for [`rp_layout`].
