@@ -9,6 +9,7 @@
 use core::mem::MaybeUninit;
 
 use super::Limits;
+use crate::uri;
 
 /// The most header slots the parser keeps on the stack; `Limits::max_headers` may not exceed it.
 pub const MAX_HEADERS_CAP: usize = 256;
@@ -430,14 +431,25 @@ impl Codings {
     }
 }
 
+/// RFC 9110 §5.6.2 `tchar`, from the row every grammar of the core builds its token class
+/// with (`crate::bytes::set_tchar`).
+static TCHAR: [u8; 256] = {
+    let mut t = [0u8; 256];
+    crate::bytes::set_tchar(&mut t, 1);
+    t
+};
+
 /// RFC 9110 §5.6.2 `tchar`.
 pub(super) fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+    TCHAR[usize::from(b)] != 0
 }
 
 /// RFC 9112 §3.2: `Host = uri-host [ ":" port ]`, where uri-host is an IP-literal (`[…]`), an
 /// IPv4 address or a reg-name (unreserved, pct-encoded, sub-delims); an empty value is allowed
 /// (a target without authority). Anything else — a space, `/`, `@`, a bare `%` — is a 400.
+/// The byte classes and the `%XX` check are the core's URI grammar (`crate::uri`); the core's
+/// own host check (`build_absolute`'s) is stricter than a request's `Host` needs (it parses
+/// IPv6 addresses, ranges ports, refuses an empty host), so only its pieces are used here.
 fn valid_host(value: &[u8]) -> bool {
     let (host, port) = match value.strip_prefix(b"[") {
         Some(rest) => {
@@ -445,12 +457,9 @@ fn valid_host(value: &[u8]) -> bool {
                 return false;
             };
             let literal = &rest[..close];
-            // IPv6address / IPvFuture: hex digits, `:`, `.`, and the IPvFuture characters.
-            if literal.is_empty()
-                || !literal
-                    .iter()
-                    .all(|&b| b.is_ascii_alphanumeric() || b":._~-!$&'()*+,;=".contains(&b))
-            {
+            // IPv6address / IPvFuture: hex digits, `:`, `.`, and the IPvFuture characters
+            // (unreserved, sub-delims and `:`: the core's `IPV_FUTURE` class covers them all).
+            if literal.is_empty() || !literal.iter().all(|&b| uri::is(b, uri::IPV_FUTURE)) {
                 return false;
             }
             (&[][..], &rest[close + 1..])
@@ -465,26 +474,9 @@ fn valid_host(value: &[u8]) -> bool {
         [b':', digits @ ..] => digits.iter().all(u8::is_ascii_digit),
         _ => false,
     };
-    port_ok && valid_reg_name(host)
-}
-
-/// RFC 3986 §3.2.2 `reg-name` (an IPv4 address is one too).
-fn valid_reg_name(host: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(&b) = host.get(i) {
-        if b == b'%' {
-            let hex = |j: usize| host.get(j).is_some_and(u8::is_ascii_hexdigit);
-            if !(hex(i + 1) && hex(i + 2)) {
-                return false;
-            }
-            i += 3;
-        } else if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=".contains(&b) {
-            i += 1;
-        } else {
-            return false;
-        }
-    }
-    true
+    // RFC 3986 §3.2.2 `reg-name` (an IPv4 address is one too): unreserved and sub-delims
+    // bytes, and `%XX` escapes.
+    port_ok && uri::host::invalid_in(host, uri::REG_NAME, 0).is_ok()
 }
 
 /// `Content-Length` is 1*DIGIT (RFC 9110 §8.6); anything else, or an overflow, is refused.
@@ -876,6 +868,31 @@ mod tests {
                 assert_eq!(got, expect, "{:?}", &head[..end]);
             }
         }
+    }
+
+    #[test]
+    fn host_and_token_bytes_are_the_rfc_sets() {
+        // The classes borrowed from the core, byte by byte, against the RFC's own lists.
+        let alnum = |b: u8| b.is_ascii_alphanumeric();
+        for b in 0..=255u8 {
+            // RFC 9110 §5.6.2 tchar.
+            let tchar = alnum(b) || b"!#$%&'*+-.^_`|~".contains(&b);
+            assert_eq!(is_tchar(b), tchar, "tchar {b:#04x}");
+            // RFC 3986 §3.2.2 reg-name: unreserved and sub-delims (`:` alone is an empty host
+            // with an empty port).
+            let reg_name = alnum(b) || b"-._~!$&'()*+,;=".contains(&b);
+            assert_eq!(valid_host(&[b]), reg_name || b == b':', "reg-name {b:#04x}");
+            assert_eq!(valid_host(&[b, b'a']), reg_name, "reg-name {b:#04x}a");
+            // Inside `[…]`: hex digits, `:`, `.` and the IPvFuture characters.
+            let literal = alnum(b) || b":._~-!$&'()*+,;=".contains(&b);
+            assert_eq!(valid_host(&[b'[', b, b']']), literal, "[{b:#04x}]");
+            // pct-encoded: `%` and two hex digits.
+            for l in 0..=255u8 {
+                let hex = b.is_ascii_hexdigit() && l.is_ascii_hexdigit();
+                assert_eq!(valid_host(&[b'a', b'%', b, l]), hex, "%{b:#04x}{l:#04x}");
+            }
+        }
+        assert!(!valid_host(b"a%4") && !valid_host(b"a%") && valid_host(b"a%4a:80"));
     }
 
     #[test]

@@ -86,7 +86,7 @@ fn check_port(port: &str, at: usize) -> Result<(), UriError> {
 
 /// Offset of the first byte of `s` (which starts at `at`) outside `class` and not a valid
 /// `%XX` escape.
-fn invalid_in(s: &[u8], class: u8, at: usize) -> Result<(), UriError> {
+pub(crate) fn invalid_in(s: &[u8], class: u8, at: usize) -> Result<(), UriError> {
     let mut i = 0;
     while let Some(&b) = s.get(i) {
         if is(b, class) {

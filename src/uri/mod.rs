@@ -32,7 +32,7 @@ use core::fmt;
 use crate::bytes::{set, set_range, str_slice};
 use crate::percent::{self, encode_into, encoded_len};
 
-mod host;
+pub(crate) mod host;
 mod split;
 
 pub use split::{split_absolute, Parts};
@@ -49,13 +49,13 @@ use host::{parse_host, IdnScratch};
 /// May follow the first letter of a scheme (RFC 3986 §3.1).
 const SCHEME: u8 = 1 << 0;
 /// RFC 3986 §3.2.2 `reg-name` bytes other than `%` (unreserved / sub-delims).
-const REG_NAME: u8 = 1 << 1;
+pub(crate) const REG_NAME: u8 = 1 << 1;
 /// Inside a bare IPv6 address (RFC 3986 §3.2.2 `IPv6address`, IPv4 tail included).
 const IPV6: u8 = 1 << 2;
 /// RFC 3986 §2.3 unreserved: what an RFC 6874 zone id may hold unescaped.
 const UNRESERVED: u8 = 1 << 3;
 /// After the `.` of an RFC 3986 §3.2.2 `IPvFuture`: unreserved / sub-delims / `:`.
-const IPV_FUTURE: u8 = 1 << 4;
+pub(crate) const IPV_FUTURE: u8 = 1 << 4;
 
 const fn classes() -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -84,7 +84,7 @@ const fn classes() -> [u8; 256] {
 static CLASS: [u8; 256] = classes();
 
 #[inline]
-fn is(b: u8, class: u8) -> bool {
+pub(crate) fn is(b: u8, class: u8) -> bool {
     CLASS[b as usize] & class != 0
 }
 
