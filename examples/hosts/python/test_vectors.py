@@ -1,7 +1,7 @@
 """Every case of tests/vectors/{query,disposition,multipart}.json through the component from
 Python: each answer must equal the vector's (the shapes of ARCHITECTURE.md, "Test vectors").
 The files are read at run time, so new cases are run as they arrive. Exits non-zero on any
-failure; the last line is "python host: N passed, N failed".
+failure; the last line is "python: N passed, N failed".
 
     python test_vectors.py [path/to/reqparse.component.wasm]
 """
@@ -143,8 +143,8 @@ def multipart_outcome(rp, case, profile, reads):
 
 def splits(data):
     """Whole, and one byte at a time (then an empty read): no window, then a window and a held
-    tail at nearly every feed. (The Rust and JS tests also split at every point; here each
-    call costs about a millisecond, wasmtime-py reading the types through ctypes as it lifts.)
+    tail at nearly every feed. (The Rust and JS tests also split at every point; here a feed
+    costs half a millisecond, wasmtime-py reading the types through ctypes as it lifts.)
     """
     yield "whole", [data]
     yield "one byte at a time", [data[i:i + 1] for i in range(len(data))] + [b""]
@@ -180,7 +180,7 @@ def main():
         print(f"{name}: {len(cases)} cases")
     for failure in failures:
         print("FAIL", failure)
-    print(f"python host: {passed} passed, {len(failures)} failed")
+    print(f"python: {passed} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 
