@@ -67,3 +67,65 @@ fn boundaries() {
         Err((MultipartErrorKind::InvalidBoundary, 1))
     );
 }
+
+/// `small_step` answers what `steps` answers: from every point of bodies that reach every
+/// state (a header block, data, a held delimiter prefix, the close delimiter), for every short
+/// read that follows, the same step, position and state, and the same outcome for the rest
+/// of the body.
+#[test]
+fn small_step_is_steps() {
+    let bodies: [&[u8]; 3] = [
+        b"--b\r\nContent-Disposition: form-data; name=a\r\nX: y\r\n\r\n12\r\n-\r\n--x\r\r\n--b\r\n\
+          Content-Disposition: form-data; name=f; filename=z\r\n\r\n\r\n--b--\r\n",
+        b"--b\r\nContent-Disposition: form-data; name=p1\r\n\r\n--b\r\n\
+          Content-Disposition: form-data; name=p2\r\n\r\n--b--",
+        b"--b\r\nContent-Disposition: form-data; name=v\r\n\r\n0123456789abc\r\n--b--",
+    ];
+    let limits = MultipartLimits {
+        max_value_bytes: 11,
+        ..MultipartLimits::default()
+    };
+    let mut compared = 0;
+    for body in bodies {
+        for profile in Profile::ALL {
+            // The reader fed `body[..cut]` up to where it wants more, for every cut: every
+            // state, with what it holds back, is met.
+            for cut in 0..=body.len() {
+                let mut reader = MultipartReader::new(b"b", profile, limits).unwrap();
+                let mut at = 0;
+                let fed = loop {
+                    match reader.decode(&body[at..cut], false) {
+                        Ok(step) => {
+                            at += step.consumed;
+                            if step.event.is_none() {
+                                break true;
+                            }
+                        }
+                        Err(_) => break false,
+                    }
+                };
+                if !fed {
+                    continue;
+                }
+                // What it held, then up to ten more bytes.
+                for len in 0..=10.min(body.len() - cut) {
+                    let input = &body[at..cut + len];
+                    let mut small = reader.clone();
+                    let Some(step) = small.small_step(input) else {
+                        continue;
+                    };
+                    let mut full = reader.clone();
+                    let want = full.steps(input, false);
+                    assert_eq!(Ok(step), want, "{profile} cut {cut}, {len} more");
+                    assert_eq!(
+                        (small.position, small.state),
+                        (full.position, full.state),
+                        "{profile} cut {cut}, {len} more"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 300, "{compared}");
+}
