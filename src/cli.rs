@@ -382,40 +382,26 @@ fn open_input(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, String> 
     Ok(Box::new(file))
 }
 
-/// `reqparse form`: the body in 64 KiB reads through the form reader; a pair that straddles
-/// two reads is kept at the front of the buffer until it ends (the reader's limits cap it).
+/// `reqparse form`: the body through the form reader's `read_from` (one buffer: a pair that
+/// straddles two reads is held until it ends, as the reader's limits cap it).
 fn form_answer(a: &FormArgs) -> Result<String, String> {
     use reqparse::body::form::{FormEvent, FormLimits, FormReader};
+    use reqparse::body::ReadError;
 
-    let mut input = open_input(&a.input)?;
-    let limits = FormLimits::default();
-    let mut reader = FormReader::new(a.profile, limits);
+    let input = open_input(&a.input)?;
+    let mut reader = FormReader::new(a.profile, FormLimits::default());
     let mut pairs = Vec::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    let (mut start, mut end, mut eof) = (0, 0, false);
-    loop {
-        let step = reader
-            .decode(&buf[start..end], eof)
-            .map_err(|e| format!("invalid form body: {e}"))?;
-        start += step.consumed;
-        match step.event {
-            Some(FormEvent::Pair(p)) => pairs.push(json!([p.name, p.value])),
-            Some(FormEvent::End) => return Ok(Value::Array(pairs).to_string()),
-            None => {
-                // A pair may be as long as a name, `=` and a value: room for all of it.
-                buf.copy_within(start..end, 0);
-                (start, end) = (0, end - start);
-                let room = limits.max_name_bytes + 1 + limits.max_value_bytes + 1;
-                if buf.len() - end < 64 * 1024 && buf.len() < room {
-                    buf.resize((buf.len() * 2).min(room), 0);
-                }
-                let n = input
-                    .read(&mut buf[end..])
-                    .map_err(|e| format!("I/O error: {e}"))?;
-                (end, eof) = (end + n, n == 0);
+    reader
+        .read_from(input, |event| {
+            if let FormEvent::Pair(p) = event {
+                pairs.push(json!([p.name, p.value]));
             }
-        }
-    }
+        })
+        .map_err(|e| match e {
+            ReadError::Io(e) => format!("I/O error: {e}"),
+            ReadError::Body(e) => format!("invalid form body: {e}"),
+        })?;
+    Ok(Value::Array(pairs).to_string())
 }
 
 /// A part of `reqparse multipart` while its data arrives.
@@ -509,47 +495,37 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
     Ok(json!({ "parts": parts }).to_string())
 }
 
-/// `reqparse chunked`: reads the body in 64 KiB reads and writes the data as it is decoded;
-/// only an incomplete chunk line is ever held back (the decoder's limits bound it).
+/// `reqparse chunked`: reads the body through the decoder's `read_from` and writes the data as
+/// it is decoded; only an incomplete chunk line is ever held back (the decoder's limits bound
+/// it).
 fn chunked(a: &ChunkedArgs) -> Result<(), String> {
     use reqparse::body::chunked::{Chunk, ChunkedDecoder};
+    use reqparse::body::ReadError;
     use std::io::Write;
 
     let mut input = open_input(&a.input)?;
     let mut stdout = std::io::stdout().lock();
     let io = |e: std::io::Error| format!("I/O error: {e}");
-    let invalid = |e| format!("invalid chunked body: {e}");
     let mut decoder = ChunkedDecoder::default();
     let mut trailers = Vec::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    let (mut start, mut end) = (0, 0);
-    'body: loop {
-        // Decode what is buffered up to the point where the decoder needs more.
-        loop {
-            let step = decoder.decode(&buf[start..end]).map_err(invalid)?;
-            start += step.consumed;
-            match step.event {
-                Some(Chunk::Data(data)) => stdout.write_all(data).map_err(io)?,
-                Some(Chunk::Trailer { name, value }) => {
-                    trailers.push(json!([lossless(name), header_text(value)]))
-                }
-                Some(Chunk::End) => break 'body,
-                None => break,
-            }
+    // The first failed write to stdout: the rest of the body is then read, not written.
+    let mut written = Ok(());
+    let after = decoder.read_from(&mut input, |chunk| match chunk {
+        Chunk::Data(data) if written.is_ok() => written = stdout.write_all(data),
+        Chunk::Data(_) | Chunk::End => {}
+        Chunk::Trailer { name, value } => {
+            trailers.push(json!([lossless(name), header_text(value)]))
         }
-        // Keep the incomplete line at the front and read after it.
-        buf.copy_within(start..end, 0);
-        (start, end) = (0, end - start);
-        match input.read(&mut buf[end..]).map_err(io)? {
-            0 => break,
-            n => end += n,
-        }
-    }
-    decoder.finish().map_err(invalid)?;
+    });
+    let after = after.map_err(|e| match e {
+        ReadError::Io(e) => io(e),
+        ReadError::Body(e) => format!("invalid chunked body: {e}"),
+    })?;
+    written.map_err(io)?;
     stdout.flush().map_err(io)?;
     // What follows the body is another message's (RFC 9112 §9.3), perhaps a smuggled one:
-    // a file that holds one body must end with it.
-    if start < end || input.read(&mut buf).map_err(io)? > 0 {
+    // a file that holds one body must end with it (`read_from` stops at the body's end).
+    if after > 0 || input.read(&mut [0u8; 1]).map_err(io)? > 0 {
         let at = decoder.position();
         return Err(format!(
             "bytes after the end of the chunked body at byte {at}"

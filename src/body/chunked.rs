@@ -402,6 +402,41 @@ impl ChunkedDecoder {
         }
     }
 
+    /// Reads a chunked body from `input` and hands every event, [`Chunk::End`] last, to
+    /// `each`, through one buffer that holds what the decoder holds back (an incomplete line,
+    /// which its limits cap) and one read (4 KiB first, doubling while reads fill it, up to
+    /// 64 KiB). Returns how many bytes read from `input` follow the body: they are not the
+    /// body's (RFC 9112 §9.3: the next message's); a caller that reads several messages from
+    /// one stream feeds [`decode`](Self::decode) from its own buffer instead.
+    ///
+    /// # Errors
+    /// [`ReadError::Io`](crate::body::ReadError::Io) when a read fails (reads interrupted by
+    /// a signal are retried); [`ReadError::Body`](crate::body::ReadError::Body) for what
+    /// `decode` refuses, and for an input that ends before the body does.
+    ///
+    /// ```
+    /// use reqparse::body::chunked::{Chunk, ChunkedDecoder};
+    /// let input: &[u8] = b"5\r\nhello\r\n0\r\n\r\nnext";
+    /// let mut body = Vec::new();
+    /// let after = ChunkedDecoder::default().read_from(input, |chunk| {
+    ///     if let Chunk::Data(data) = chunk {
+    ///         body.extend_from_slice(data);
+    ///     }
+    /// })?;
+    /// assert_eq!((body.as_slice(), after), (&b"hello"[..], 4));
+    /// let err = ChunkedDecoder::default().read_from(&b"5\r\nhel"[..], |_| {}).unwrap_err();
+    /// assert_eq!(err.to_string(), "chunked body ended early at byte 6");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn read_from<R: std::io::Read>(
+        &mut self,
+        input: R,
+        each: impl FnMut(Chunk<'_>),
+    ) -> Result<usize, crate::body::ReadError<ChunkedError>> {
+        super::feed::read_from(self, input, each)
+    }
+
     /// Decodes from `input` (the bytes that follow what was consumed so far) up to the next
     /// event. Bytes not consumed (at most an incomplete chunk-size line or trailer line) must
     /// be fed again with what arrives next. An error is final: the body is not to be read on.

@@ -274,6 +274,36 @@ impl FormReader {
         self.position
     }
 
+    /// Reads a form body from `input` to its end and hands every event, [`FormEvent::End`]
+    /// last, to `each`, through one buffer that holds what the reader holds back (a pair
+    /// cut by a read, which its limits cap) and one read (4 KiB first, doubling while reads
+    /// fill it, up to 64 KiB).
+    ///
+    /// # Errors
+    /// [`ReadError::Io`](crate::body::ReadError::Io) when a read fails (reads interrupted by
+    /// a signal are retried); [`ReadError::Body`](crate::body::ReadError::Body) for what
+    /// [`decode`](Self::decode) refuses.
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormEvent, FormReader};
+    /// let mut pairs = Vec::new();
+    /// FormReader::default().read_from(&b"a=1&b=x+y"[..], |event| {
+    ///     if let FormEvent::Pair(p) = event {
+    ///         pairs.push((p.name.to_owned(), p.value.to_owned()));
+    ///     }
+    /// })?;
+    /// assert_eq!(pairs, [("a".into(), "1".into()), ("b".into(), "x y".into())]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn read_from<R: std::io::Read>(
+        &mut self,
+        input: R,
+        each: impl FnMut(FormEvent<'_>),
+    ) -> Result<(), crate::body::ReadError<FormError>> {
+        super::feed::read_from(self, input, each).map(|_| ())
+    }
+
     /// Decodes the next pair from `input` (the bytes after what was consumed so far); `eof`
     /// says that `input` is the rest of the body. Bytes not consumed (a pair not yet ended)
     /// must be fed again with what arrives next.

@@ -35,10 +35,17 @@
 #![forbid(unsafe_code)]
 
 pub mod chunked;
-// Crate-private: the byte classes the readers share.
+mod feed;
 pub mod form;
+// Crate-private: the byte classes the readers share.
 mod grammar;
 pub mod multipart;
+
+// The faces that push borrowed bytes through the driver.
+#[cfg(all(feature = "component", target_arch = "wasm32"))]
+pub(crate) use feed::Feed;
+#[cfg(feature = "std")]
+pub use feed::ReadError;
 
 /// The first `byte` in `hay`: by a plain loop when `hay` is short (the bytes a small read
 /// added: one, on 1-byte reads), where `memchr`'s dispatch and vector setup cost more than the

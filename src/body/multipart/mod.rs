@@ -98,21 +98,19 @@ mod error;
 mod filename;
 mod part;
 mod profile;
-#[cfg(feature = "std")]
-mod read;
 mod search;
 #[cfg(test)]
 mod tests;
 mod write;
 
+#[cfg(feature = "std")]
+pub use super::ReadError;
 pub use content_type::boundary;
 use content_type::check_boundary;
 pub use error::{MultipartError, MultipartErrorKind, MultipartLimit, MultipartLimits};
 pub use filename::Filename;
 pub use part::{Headers, MultipartEvent, Part};
 pub use profile::Profile;
-#[cfg(feature = "std")]
-pub use read::ReadError;
 pub use write::{write, write_into, written_len, WriteError, WritePart};
 
 /// Where the reader is in the body.
@@ -253,6 +251,39 @@ impl MultipartReader {
             value_part: false,
             outside: 0,
         })
+    }
+
+    /// Reads the body from `input` to its end and hands every event, [`MultipartEvent::End`]
+    /// last, to `each`. Data is borrowed from one buffer that holds what the reader holds
+    /// back (at most an incomplete header block, capped by
+    /// [`max_header_bytes`](MultipartLimits::max_header_bytes)) and one read (4 KiB first,
+    /// doubling while reads fill it, up to 64 KiB); nothing else is allocated.
+    ///
+    /// # Errors
+    /// [`ReadError::Io`] when a read fails (reads interrupted by a signal are retried),
+    /// [`ReadError::Body`] for what [`decode`](Self::decode) refuses.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// let body: &[u8] = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b--";
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let mut names = Vec::new();
+    /// reader.read_from(body, |event| {
+    ///     if let MultipartEvent::Part(part) = event {
+    ///         names.push(part.name().into_owned());
+    ///     }
+    /// })?;
+    /// assert_eq!(names, ["a"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn read_from<R: std::io::Read>(
+        &mut self,
+        input: R,
+        each: impl FnMut(MultipartEvent<'_>),
+    ) -> Result<(), ReadError> {
+        // The reader itself reads on to the end of the input (the epilogue, or `AfterEnd`).
+        super::feed::read_from(self, input, each).map(|_| ())
     }
 
     /// The profile the body is read by.

@@ -1,53 +1,17 @@
 //! The `body` interface: the core's three sans-io body readers as resources. Type conversion
-//! only: every event and error comes from `crate::body`; this module keeps the tail each
-//! reader left unconsumed (the window's head, see `wit/reqparse.wit`) and turns borrowed
-//! slices into spans of the window.
+//! only: every event and error comes from `crate::body`; the core's feed driver
+//! ([`Feed`]) keeps the tail each reader left unconsumed (the window's head, see
+//! `wit/reqparse.wit`), and this module turns borrowed slices into spans of the window.
 
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use crate::body::{chunked, form, multipart};
+use crate::body::{chunked, form, multipart, Feed};
 use crate::bytes::offset_in;
 use crate::{disposition, query};
 
 use super::exports::reqparse::http::body as wit;
 use super::{query_profile, Component};
-
-/// What the guest keeps between feeds: the bytes the reader did not consume, which the next
-/// feed's bytes follow. The core's limits bound it (an incomplete line, pair or header block,
-/// or a delimiter's length minus one).
-#[derive(Default)]
-struct Window {
-    held: Vec<u8>,
-}
-
-impl Window {
-    /// Runs `read` over this feed's window (the held tail, then `bytes`); `read` answers how
-    /// many bytes it consumed and whether the rest is to be kept (not after the end or an
-    /// error). Returns the count of bytes not consumed, and what `read` made.
-    fn feed<R>(
-        &mut self,
-        bytes: Vec<u8>,
-        read: impl FnOnce(&[u8]) -> (usize, bool, R),
-    ) -> (u32, R) {
-        // With nothing held the lifted list is the window itself: no copy.
-        let mut window = if self.held.is_empty() {
-            bytes
-        } else {
-            let mut held = core::mem::take(&mut self.held);
-            held.extend_from_slice(&bytes);
-            held
-        };
-        let (consumed, keep, made) = read(&window);
-        let consumed = consumed.min(window.len());
-        let rest = window.len() - consumed;
-        if keep && rest > 0 {
-            window.drain(..consumed);
-            self.held = window;
-        }
-        (count(rest), made)
-    }
-}
 
 /// wasm32 lengths fit a `u32`; saturate rather than wrap if one ever did not.
 fn count(n: usize) -> u32 {
@@ -100,7 +64,10 @@ enum Found {
 /// A core reader with its window and its final error: what each resource holds.
 struct Reader<C, E> {
     core: C,
-    window: Window,
+    /// The tail the reader did not consume (the core's limits bound it: an incomplete line,
+    /// pair or header block, or a delimiter's length minus one), which the next feed's bytes
+    /// follow.
+    window: Feed,
     failed: Option<E>,
 }
 
@@ -108,7 +75,7 @@ impl<C, E: Copy> Reader<C, E> {
     fn new(core: C) -> RefCell<Self> {
         RefCell::new(Reader {
             core,
-            window: Window::default(),
+            window: Feed::default(),
             failed: None,
         })
     }
@@ -127,21 +94,24 @@ impl<C, E: Copy> Reader<C, E> {
             return (count(bytes.len()), Some(e));
         }
         let core = &mut self.core;
-        let (held, error) = self.window.feed(bytes, |input| {
+        // With nothing held the lifted list is the window itself: no copy.
+        let (held, error) = self.window.window(&bytes, |input| {
             let mut at = 0;
-            loop {
+            let (keep, error) = loop {
                 match step(core, input, at) {
-                    Err(e) => return (at, false, Some(e)),
+                    Err(e) => break (false, Some(e)),
                     Ok((used, found)) => {
                         at += used;
                         match found {
                             Found::Event => {}
-                            Found::End => return (at, false, None),
-                            Found::More => return (at, true, None),
+                            Found::End => break (false, None),
+                            Found::More => break (true, None),
                         }
                     }
                 }
-            }
+            };
+            let at = at.min(input.len());
+            (at, keep, (count(input.len() - at), error))
         });
         self.failed = error;
         (held, error)
