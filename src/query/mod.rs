@@ -12,11 +12,11 @@
 //! # Ok::<(), reqparse::query::QueryError>(())
 //! ```
 //!
-//! The module is read top-down in five files: this one (profiles, errors, the byte classes, the
-//! pair enumerator), `decode.rs` (the decoders behind [`Pair`]'s `decode_*`), `map.rs`
-//! ([`QueryMap`]), `spans.rs` (`decode_spans`, for the wasm faces), `text.rs` ([`str_pairs`])
-//! and `build.rs`
-//! ([`append_pairs`], [`add_query_string`]).
+//! The module is read top-down: this file (profiles, errors, the byte classes, the pair
+//! enumerator), `decode/` (the decoders behind [`Pair`]'s `decode_*`; its module doc says
+//! which file holds which), `map/` ([`QueryMap`]: the map, its parse, its index and name
+//! hashing), `spans.rs` (`decode_spans`, for the wasm faces), `text.rs` ([`str_pairs`]) and
+//! `build.rs` ([`append_pairs`], [`add_query_string`]).
 #![forbid(unsafe_code)]
 
 use alloc::borrow::Cow;
@@ -244,7 +244,7 @@ pub fn collect_pairs(input: &str, profile: Profile) -> Result<Vec<(String, Strin
 /// The most pairs [`collect_pairs`] makes room for before it has found them: 21 pairs are
 /// 1,008 bytes of vector, a size that common allocators serve from their small-block caches
 /// (glibc's per-thread cache takes up to 1,032 bytes); 64 pairs (3 KiB) made the realistic
-/// 1 KB query 7% slower there, 21 made it 8% faster (BENCHMARKS.md, owned collect, stop 22).
+/// 1 KB query 7% slower there, 21 made it 8% faster (BENCHMARKS.md, "Owned pairs and the QueryMap arena").
 const PRESIZE_PAIRS: usize = 21;
 
 /// The longest input [`collect_pairs`] makes room for by its length alone: at most 8 pairs,
@@ -304,7 +304,7 @@ impl<'a> Pairs<'a> {
     ///   stayed out of line: a call per pair, and the `Pair`'s eleven words written and read
     ///   back. Inlined, a loop of `pairs` with `name_in` / `value_in` ran 27% fewer
     ///   instructions on `a=1&b=2` and 12% fewer on the 1 KB query. It took 1.59x and 1.22x
-    ///   less time (BENCHMARKS.md, "Stop 29").
+    ///   less time (BENCHMARKS.md, "Pair scanner").
     #[inline(always)]
     pub(super) fn next_pair(&mut self) -> Option<Pair<'a>> {
         let input = self.input;
@@ -361,7 +361,7 @@ impl<'a> Pairs<'a> {
         // use the text anyway. In wasm they are cut from the bytes, so that the text's cuts
         // (character-boundary checks) are dead code where only offsets are answered (the
         // faces' span loops): cut from the text, the component's 1 KB query ran 3% more
-        // instructions (stop 23).
+        // instructions (BENCHMARKS.md, "Pair scanner").
         let (name, value) = match text {
             #[cfg(not(target_arch = "wasm32"))]
             Some((name, value)) => (name.as_bytes(), value.as_bytes()),
@@ -415,7 +415,7 @@ fn skip_amps(bytes: &[u8], mut i: usize) -> usize {
 /// (wasmtime's epoch, V8's interrupt check) and cranelift's spills, and this scan cut the
 /// component's 1 KB query by 11% of its instructions. Natively the byte loop stays: names are
 /// short, and with this scan native decoding ran slower in wall time (BENCHMARKS.md,
-/// "The 1 KB offsets-mode query, stop 20").
+/// "Pair scanner").
 #[cfg(any(target_arch = "wasm32", test))]
 #[inline]
 fn scan_name(bytes: &[u8]) -> (usize, bool, bool) {
