@@ -14,6 +14,9 @@
 //! [`LINEAR_MAX`]: index::LINEAR_MAX
 #![forbid(unsafe_code)]
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use super::Profile;
 use crate::bytes::{slice, str_slice};
 
