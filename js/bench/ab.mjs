@@ -1,13 +1,14 @@
 // Before and after one change to the package, in one process: `node bench/ab.mjs A B`, where A
-// and B are two folders that each hold a build of the package (index.cjs, fast.cjs, body.cjs
-// and pkg/, as `npm run build` leaves them in js/). Times both on bench.mjs's inputs, in
+// and B are two folders that each hold a build of the package (index.cjs, lib/ and pkg/, as
+// `npm run build` leaves them in js/). Times both on bench.mjs's inputs, in
 // interleaved rounds whose order alternates (A first, then B first), and prints each side's
 // median and their ratio (A time / B time: above 1 means B is faster).
 //   node bench/ab.mjs A B [--filter text] [--rounds N] [--round-ms MS]
 // Only a ratio inside one process counts: two processes of the same code can settle at
 // different speeds (js/BENCHMARKS.md, "Profiling and A/B"). Run it with identical A and B
 // first: the spread of that null A/B is the harness's noise on this machine (0.90-1.04x on
-// the headers at stop 36), so a difference under 10% needs several runs that agree.
+// the headers in its first run: js/BENCHMARKS.md, "Profiling and A/B"), so a difference under
+// 10% needs several runs that agree.
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,26 +1,34 @@
 'use strict';
-// index.cjs takes the wire protocol's numbers from the wasm (src/faces/js/mod.rs defines them) and
-// refuses a wasm that speaks another protocol version. The mismatch is simulated by loading a
-// fresh index.cjs over a copy of the real wasm module whose version export lies.
+// The package's JS (lib/wire.cjs, and each topic in lib/) takes the wire protocol's numbers from
+// the wasm (src/faces/js/mod.rs defines them) and refuses a wasm that speaks another protocol
+// version. The mismatch is simulated by loading a fresh index.cjs, with fresh lib/ files, over a
+// copy of the real wasm module whose version export lies.
 const assert = require('node:assert/strict');
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
 const { test } = require('node:test');
 
 const indexPath = require.resolve('../index.cjs');
 const pkgPath = require.resolve('../pkg/reqparse.js');
+const lib = join(__dirname, '..', 'lib');
+/** Every file of the package that reads the wasm at load: loaded afresh by loadWith. */
+const freshPaths = [indexPath, ...readdirSync(lib).map((f) => join(lib, f))];
 
 /** Loads a fresh index.cjs over the real wasm module with `patch` applied to its exports. */
 function loadWith(patch) {
   const real = require(pkgPath);
   const savedPkg = require.cache[pkgPath];
-  const savedIndex = require.cache[indexPath];
-  delete require.cache[indexPath];
+  const saved = freshPaths.map((p) => require.cache[p]);
+  for (const p of freshPaths) delete require.cache[p];
   require.cache[pkgPath] = { ...savedPkg, loaded: true, exports: patch({ ...real }) };
   try {
     return require(indexPath);
   } finally {
     require.cache[pkgPath] = savedPkg;
-    if (savedIndex === undefined) delete require.cache[indexPath];
-    else require.cache[indexPath] = savedIndex;
+    freshPaths.forEach((p, i) => {
+      if (saved[i] === undefined) delete require.cache[p];
+      else require.cache[p] = saved[i];
+    });
   }
 }
 

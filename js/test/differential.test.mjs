@@ -1,10 +1,10 @@
-// The pure-JS paths (fast.cjs, and the short-query scan in index.cjs) against wasm, the Rust
-// core's answer: every input below is answered twice, once with the JS paths on and once with
-// them off (the internal hook `Symbol.for('reqparse.internal')`, for this test only), and the
-// two answers (or errors: class, message, offset, index) must be the same. Inputs: every case
-// of the shared vectors (tests/vectors/*.json) and seeded random inputs (ASCII, non-ASCII,
-// hostile, malformed), with every option. Each JS path must also have answered a good share of
-// the inputs itself, so that the comparison is not vacuous.
+// The pure-JS paths (beside the wasm path in lib/query.cjs, uri.cjs and disposition.cjs) against
+// wasm, the Rust core's answer: every input below is answered twice, once with the JS paths on
+// and once with them off (the internal hook `Symbol.for('reqparse.internal')`, for this test
+// only), and the two answers (or errors: class, message, offset, index) must be the same.
+// Inputs: every case of the shared vectors (tests/vectors/*.json) and seeded random inputs
+// (ASCII, non-ASCII, hostile, malformed), with every option. Each JS path must also have
+// answered a good share of the inputs itself, so that the comparison is not vacuous.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';

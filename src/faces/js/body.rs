@@ -1,4 +1,4 @@
-//! The body readers (`parseMultipart`, `parseForm`, `decodeChunked` in `body.cjs`).
+//! The body readers (`parseMultipart`, `parseForm`, `decodeChunked` in `js/lib/body.cjs`).
 //!
 //! A body reader is a handle (`RpBody`, a wasm-bindgen class) that JS feeds the source's chunks:
 //!

@@ -19,15 +19,17 @@
 //!   passes through untouched.
 //! - The header and buffers are global: JS reads a result fully before the next call.
 //! - Profiles travel as their index in the core's `Profile::ALL`.
-//! - Request bodies (`parseMultipart`, `parseForm`, `decodeChunked` in `body.cjs`) are read
-//!   through an [`body::RpBody`] handle with its own input buffer, header and event list, fed
-//!   chunk by chunk: see [`body`].
+//! - Request bodies (`parseMultipart`, `parseForm`, `decodeChunked` in `js/lib/body.cjs`) are
+//!   read through an [`body::RpBody`] handle with its own input buffer, header and event list,
+//!   fed chunk by chunk: see [`body`].
 //!
 //! This module is the protocol's one definition: its numbers (header slots, tags, event words,
-//! caps) are here, the string answers in [`strings`], the body handles in [`body`]. `index.cjs`
-//! reads the layout (header slots, tag bits, profile names in wire order, the input cap) from
-//! [`rp_layout`] at load, and refuses to run unless [`rp_abi_version`] is the [`ABI_VERSION`]
-//! it was written for: a stale `js/pkg` fails loudly instead of misreading every answer.
+//! caps) are here, the string answers in [`strings`], the body handles in [`body`]. The
+//! package's JS (`js/lib/wire.cjs`, and each topic in `js/lib/` for its own numbers) reads the
+//! layout (header slots, tag bits, event words and fields, profile names in wire order, the
+//! input cap) from [`rp_layout`] at load, and refuses to run unless [`rp_abi_version`] is the
+//! [`ABI_VERSION`] it was written for: a stale `js/pkg` fails loudly instead of misreading every
+//! answer.
 //!
 //! A panic here would trap and leave the instance unusable, so nothing below indexes, unwraps or
 //! borrows without a fallback.
@@ -48,9 +50,9 @@ mod strings;
 // The body readers: one `RpBody` handle per body, fed chunk by chunk.
 mod body;
 
-/// The version of the protocol between these exports and `index.cjs`. Bump it with every change
-/// `index.cjs` cannot follow by reading [`rp_layout`]: an export's arguments or answer, what a
-/// slot or tag means (the numbers themselves are read from the layout).
+/// The version of the protocol between these exports and the package's JS (`js/lib/`). Bump it
+/// with every change the JS cannot follow by reading [`rp_layout`]: an export's arguments or
+/// answer, what a slot or tag means (the numbers themselves are read from the layout).
 /// Version 2: the body readers ([`body::RpBody`] and `rp_layout`'s `body`).
 const ABI_VERSION: u32 = 2;
 
@@ -113,7 +115,8 @@ const _: () = {
     // untagged, so its output is already in the protocol.
     assert!(TAG_TEXT == query::SPAN_DECODED);
     assert!(TAG_INPUT == 0);
-    // index.cjs's fast path: a span is the input's exactly when its start is at most the mask.
+    // The JS fast path (`wasmPairs` in js/lib/query.cjs): a span is the input's exactly when its
+    // start is at most the mask.
     assert!(!TAG_MASK == (1 << TAG_SHIFT) - 1);
     assert!(NULL & TAG_MASK == TAG_NULL);
     // Every offset fits under the tag bits, into the input or into a buffer (which holds at
@@ -152,7 +155,7 @@ const EVENTS: [(&str, u32); 7] = [
 /// field's width in words: a span (start, end; a `null` span for what is absent) or a `u64`
 /// (low, high word) takes two, the offsets of `data` into the input buffer one each.
 /// [`rp_layout`] gives JS each event's words and each field's offset from the tag, so that
-/// `body.cjs` reads fields by name.
+/// `js/lib/body.cjs` reads fields by name.
 const EVENT_FIELDS: [(u32, &[(&str, u32)]); 7] = [
     (EV_DATA, &[("start", 1), ("end", 1)]),
     (
@@ -220,13 +223,13 @@ pub fn rp_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// The protocol version `index.cjs` checks at load (see [`ABI_VERSION`]).
+/// The protocol version `js/lib/wire.cjs` checks at load (see [`ABI_VERSION`]).
 #[wasm_bindgen]
 pub fn rp_abi_version() -> u32 {
     ABI_VERSION
 }
 
-/// The protocol's numbers as JSON, read once by `index.cjs` at load:
+/// The protocol's numbers as JSON, read once by `js/lib/wire.cjs` at load:
 /// `{"header": {slot: index}, "tagShift", "tags": {tag: value}, "maxInputLength",
 /// "queryProfiles": [names in wire order], "dispositionProfiles": [...], "body": {"header":
 /// {slot: index}, "events": {event: tag}, "words": {event: words after its tag}, "fields":

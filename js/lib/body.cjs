@@ -1,0 +1,772 @@
+'use strict';
+// Request bodies read as they arrive: parseMultipart, parseForm and decodeChunked over a Node
+// Readable, a web ReadableStream or any (async) iterable of Uint8Array chunks. The wasm handle
+// (`RpBody`, src/faces/js/body.rs) is fed each chunk, copied once into its input buffer, and
+// answers the events it found as offsets into what was fed: part data is a view of the caller's
+// chunk (no copy), except the few bytes the reader had held back from the chunk before (what may
+// begin a delimiter), which are copied out of wasm memory. The next chunk is pulled
+// only when every event of the current one has been taken, so a slow consumer of a file's
+// stream holds the source back: at most one chunk is read ahead.
+
+const { wasm, fromLayout, ReqparseError, profileOf, expectOptions } = require('./wire.cjs');
+// Form bodies take the query profiles: they are decoded as queries are.
+const { QUERY_PROFILES } = require('./query.cjs');
+
+const memory = wasm.rp_memory();
+const SPAN_TEXT = fromLayout('body', 'spanText');
+const NULL = fromLayout('body', 'null');
+const MAX_FEED = fromLayout('body', 'maxFeed');
+const FEED_MORE = fromLayout('body', 'more');
+const FEED_ERROR = fromLayout('body', 'error');
+const EV_DATA = fromLayout('body', 'events', 'data');
+const EV_PART = fromLayout('body', 'events', 'part');
+const EV_PART_END = fromLayout('body', 'events', 'partEnd');
+const EV_END = fromLayout('body', 'events', 'end');
+const EV_PAIR = fromLayout('body', 'events', 'pair');
+const EV_TRAILER = fromLayout('body', 'events', 'trailer');
+const EV_ERROR = fromLayout('body', 'events', 'error');
+const B_EVENTS = fromLayout('body', 'header', 'events');
+const B_EVENTS_LEN = fromLayout('body', 'header', 'eventsLen');
+const B_TEXT = fromLayout('body', 'header', 'text');
+const B_BUF = fromLayout('body', 'header', 'buf');
+const B_SKIP = fromLayout('body', 'header', 'skip');
+const MULTIPART_PROFILES = Object.fromEntries(fromLayout('body', 'multipartProfiles').map((n, i) => [n, i]));
+/** How many words follow the tag of an event (by its layout name). */
+const words = (event) => fromLayout('body', 'words', event);
+// Words after each event's tag.
+const WORDS = {
+  [EV_DATA]: words('data'),
+  [EV_PART]: words('part'),
+  [EV_PART_END]: words('partEnd'),
+  [EV_END]: words('end'),
+  [EV_PAIR]: words('pair'),
+  [EV_TRAILER]: words('trailer'),
+  [EV_ERROR]: words('error'),
+};
+/**
+ * Where a field of an event starts, in words from the event's tag. A span takes two words
+ * (start, end) and so does a 64-bit count (low, high); a data event's start and end one each.
+ */
+const field = (event, name) => fromLayout('body', 'fields', event, name);
+const DATA_START = field('data', 'start');
+const DATA_END = field('data', 'end');
+const PART_NAME = field('part', 'name');
+const PART_FILENAME = field('part', 'filename');
+const PART_FILENAME_RAW = field('part', 'filenameRaw');
+const PART_CONTENT_TYPE = field('part', 'contentType');
+const PART_BASENAME = field('part', 'filenameBasename');
+const PART_PORTABLE = field('part', 'filenamePortable');
+const END_CONSUMED = field('end', 'consumed');
+const PAIR_NAME = field('pair', 'name');
+const PAIR_VALUE = field('pair', 'value');
+const TRAILER_NAME = field('trailer', 'name');
+const TRAILER_VALUE = field('trailer', 'value');
+const ERROR_MESSAGE = field('error', 'message');
+const ERROR_KIND = field('error', 'kind');
+const ERROR_OFFSET = field('error', 'offset');
+
+/** `max_parts` → `maxParts`: JS spells the core's limit names in camelCase. */
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+/** The limits of one reader: JS names in wire order. */
+const limitNames = (key) => fromLayout('body', key).map(camel);
+const CHUNKED_LIMITS = limitNames('chunkedLimits');
+const FORM_LIMITS = limitNames('formLimits');
+const MULTIPART_LIMITS = limitNames('multipartLimits');
+
+let mem8;
+let mem32;
+let memBuf;
+function views() {
+  mem8 = new Uint8Array(memory.buffer);
+  mem32 = new Uint32Array(memory.buffer);
+  memBuf = Buffer.from(memory.buffer);
+}
+views();
+// Views detach when wasm memory grows (a detached view has length 0).
+const fresh = () => {
+  if (mem8.length === 0) views();
+};
+
+// ---- options --------------------------------------------------------------------------------
+
+function checkKeys(o, allowed, what) {
+  for (const key of Object.keys(o)) {
+    if (!allowed.includes(key)) {
+      throw new TypeError(`${what}: unknown option '${key}' (known: ${allowed.join(', ')})`);
+    }
+  }
+}
+
+/** The limits object as the wire's Float64Array: NaN for a limit left at its default. */
+function limitsOf(limits, names, what) {
+  const out = new Float64Array(names.length).fill(NaN);
+  if (limits === undefined) return out;
+  if (limits === null || typeof limits !== 'object') throw new TypeError(`${what}: limits must be an object`);
+  for (const [key, value] of Object.entries(limits)) {
+    const i = names.indexOf(key);
+    if (i < 0) throw new TypeError(`${what}: unknown limit '${key}' (known: ${names.join(', ')})`);
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !(value >= 0) || !(Number.isInteger(value) || value === Infinity)) {
+      throw new TypeError(`${what}: limit ${key} must be a non-negative integer or Infinity`);
+    }
+    out[i] = value;
+  }
+  return out;
+}
+
+/**
+ * A boundary or Content-Type value as bytes: a Uint8Array as it is; a string of chars up to
+ * U+00FF one byte per char (Node's `req.headers` hands header bytes over that way), any other
+ * string as UTF-8.
+ */
+function headerBytes(value, what) {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string or a Uint8Array`);
+  // eslint-disable-next-line no-control-regex
+  return Buffer.from(value, /^[\u0000-\u00ff]*$/.test(value) ? 'latin1' : 'utf8');
+}
+
+// ---- sources --------------------------------------------------------------------------------
+
+/**
+ * How to get an iterator over the chunks of `source`, checked now; the iterator itself is
+ * made only when the body is read (a Readable's starts reading).
+ */
+function chunksOf(source, what) {
+  if (source !== null && typeof source === 'object') {
+    // A Node Readable is left alive when the body is left early or fails: destroying an
+    // http.IncomingMessage would take its socket, and with it the 400 or 413 the server is
+    // about to send. What to do with the unread rest (drain it, destroy it) is the caller's.
+    if (typeof source.iterator === 'function' && typeof source.pipe === 'function') {
+      return () => source.iterator({ destroyOnReturn: false });
+    }
+    if (typeof source[Symbol.asyncIterator] === 'function') return () => source[Symbol.asyncIterator]();
+    if (typeof source.getReader === 'function') return () => readerIterator(source.getReader());
+    if (typeof source[Symbol.iterator] === 'function') {
+      const iterate = () => source[Symbol.iterator]();
+      iterate.sync = true;
+      return iterate;
+    }
+  }
+  throw new TypeError(`${what}: source must be a Node Readable, a web ReadableStream or an (async) iterable of Uint8Array`);
+}
+
+/** A web ReadableStream without async iteration, through its reader. */
+function readerIterator(reader) {
+  return {
+    next: () => reader.read(),
+    async return() {
+      await reader.cancel();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
+const EMPTY = new Uint8Array(0);
+// Buffer's native searches, on any Uint8Array.
+const indexOf = Buffer.prototype.indexOf;
+const lastIndexOf = Buffer.prototype.lastIndexOf;
+
+/**
+ * How many bytes at the end of `chunk` may begin delimiter `d` (which starts with its only
+ * CR, so only the last CR can begin such a suffix): the core's partial_delimiter.
+ */
+function heldBack(chunk, d) {
+  const from = chunk.length - (d.length - 1);
+  const cr = lastIndexOf.call(chunk, 13);
+  if (cr < 0 || cr < from) return 0;
+  for (let i = cr + 1; i < chunk.length; i++) if (chunk[i] !== d[i - cr]) return 0;
+  return chunk.length - cr;
+}
+/** Chunks of a sync source under SMALL bytes are fed GATHER bytes at a time. */
+const SMALL = 4096;
+const GATHER = 64 * 1024;
+const DONE = Object.freeze({ done: true, value: undefined });
+
+function checkChunk(chunk) {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  throw new TypeError(
+    `reqparse: the source gave a ${chunk === null ? 'null' : typeof chunk} chunk, not a Uint8Array (a Readable with an encoding set?)`,
+  );
+}
+
+// ---- the feed: one wasm handle, one source, the events of the chunk being read -----------
+
+class Feed {
+  /** `iterate`: makes the source's iterator (see chunksOf), at the first read. */
+  constructor(handle, iterate) {
+    this.h = handle;
+    this.header = handle.header() >>> 2;
+    this.iterate = iterate;
+    this.it = null;
+    // A sync iterable: its small chunks are gathered into one feed (see gather()).
+    this.sync = iterate.sync === true;
+    // In a file part's data (set by the parts iterator), the reader holding nothing back
+    // (from the handle's header), the delimiter: see skipped().
+    this.fast = false;
+    this.skippable = false;
+    this.delimiter = null;
+    // A data piece that did not go through wasm (skipped()): the next event, when set.
+    this.direct = null;
+    this.chunk = EMPTY;
+    // Bytes of a chunk over MAX_FEED not fed yet.
+    this.pending = null;
+    this.chunkAt = 0;
+    this.buf = 0;
+    this.text = 0;
+    this.ev = 0;
+    this.evEnd = 0;
+    this.status = FEED_MORE;
+    this.eof = false;
+    this.error = null;
+    this.closed = false;
+  }
+
+  /** Whether an event is ready; else the next chunk must be fed (`fill`). */
+  has() {
+    return this.direct !== null || this.ev < this.evEnd;
+  }
+
+  /**
+   * Feeds chunks until an event is ready: true then, false when none will come, or a
+   * Promise of either when the source has to be awaited (a sync iterable never is).
+   */
+  fill() {
+    while (!this.has()) {
+      if (this.status !== FEED_MORE || this.closed) return false;
+      let chunk = this.pending;
+      this.pending = null;
+      if (chunk === null) {
+        this.it ??= this.iterate();
+        const r = this.it.next();
+        if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+          return r.then((r) => (this.closed ? false : (this.take(r), this.fill())));
+        }
+        chunk = this.chunkOf(r);
+      }
+      if (this.fast && this.skippable && chunk.length >= SMALL && this.skipped(chunk)) continue;
+      if (this.sync && chunk.length < SMALL && !this.eof) this.gather(chunk);
+      else this.take(chunk);
+    }
+    return true;
+  }
+
+  /**
+   * A file's data without copying it into wasm: when the reader is in the data and holds
+   * nothing back, the native (Boyer-Moore-Horspool) `indexOf` looks for the delimiter in
+   * `chunk`; the bytes before it, or before a prefix of it at the end, are handed to the
+   * reader uncopied (RpBody.skip) and out as one piece; the rest is fed as usual.
+   */
+  skipped(chunk) {
+    const d = (this.delimiter ??= Buffer.from(this.h.delimiter()));
+    const at = indexOf.call(chunk, d);
+    const safe = at >= 0 ? at : chunk.length - heldBack(chunk, d);
+    if (safe === 0 || !this.h.skip(safe)) return false;
+    this.direct = new Uint8Array(chunk.buffer, chunk.byteOffset, safe);
+    if (safe < chunk.length) this.pending = chunk.subarray(safe);
+    return true;
+  }
+
+  /**
+   * Feeds `first` and the small chunks a sync source gives after it together, up to GATHER
+   * bytes: one wasm call, not one per chunk (an array of tiny Buffers costs no more than
+   * one Buffer). The source is in memory already, so nothing is read ahead of a consumer
+   * that was not there; their data is copied out (no single JS chunk holds it).
+   */
+  gather(first) {
+    const h = this.h;
+    const at = h.reserve(GATHER);
+    if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    fresh();
+    mem8.set(first, at);
+    let n = first.length;
+    while (!this.eof) {
+      const c = this.chunkOf(this.it.next());
+      if (n + c.length > GATHER) {
+        this.pending = c;
+        break;
+      }
+      mem8.set(c, at + n);
+      n += c.length;
+    }
+    this.status = h.feed(n, this.eof && this.pending === null);
+    fresh();
+    this.read(null, at);
+  }
+
+  /** An iterator result as the chunk to feed (empty at the end of the source). */
+  chunkOf(r) {
+    if (r.done) {
+      this.eof = true;
+      return EMPTY;
+    }
+    return checkChunk(r.value);
+  }
+
+  /** Feeds `chunk` (an iterator result when it comes from a promise), MAX_FEED at most. */
+  take(chunk) {
+    if (!(chunk instanceof Uint8Array)) chunk = this.chunkOf(chunk);
+    if (chunk.length > MAX_FEED) {
+      this.pending = chunk.subarray(MAX_FEED);
+      chunk = chunk.subarray(0, MAX_FEED);
+    }
+    this.feed(chunk, this.eof && this.pending === null);
+  }
+
+  feed(chunk, eof) {
+    const h = this.h;
+    const at = h.reserve(chunk.length);
+    if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    fresh();
+    mem8.set(chunk, at);
+    this.status = h.feed(chunk.length, eof);
+    fresh();
+    this.read(chunk, at);
+  }
+
+  /** Takes the events of the last feed (or of `error()`) from the handle's header. */
+  read(chunk, at) {
+    const header = this.header;
+    this.buf = mem32[header + B_BUF];
+    this.text = mem32[header + B_TEXT];
+    this.ev = mem32[header + B_EVENTS] >>> 2;
+    this.evEnd = this.ev + mem32[header + B_EVENTS_LEN];
+    this.chunk = chunk;
+    this.chunkAt = at - this.buf;
+    this.skippable = mem32[header + B_SKIP] === 1;
+  }
+
+  tag() {
+    return this.direct !== null ? EV_DATA : mem32[this.ev];
+  }
+
+  /** The current event's tag; an error event is thrown instead. */
+  checked() {
+    const tag = this.tag();
+    if (tag === EV_ERROR) throw this.fail();
+    return tag;
+  }
+
+  /** The current data event as an iterator result, and past it. */
+  dataResult() {
+    const value = this.data();
+    this.skip();
+    return { done: false, value };
+  }
+
+  /** Moves past the current event. */
+  skip() {
+    if (this.direct !== null) this.direct = null;
+    else this.ev += 1 + WORDS[mem32[this.ev]];
+  }
+
+  /** The string whose span is at word `w` (null for a null span). */
+  str(w) {
+    return this.span(w, (s, e) => memBuf.utf8Slice(s, e));
+  }
+
+  /** The bytes whose span is at word `w` (a copy), or null. */
+  bytes(w) {
+    return this.span(w, (s, e) => mem8.slice(s, e));
+  }
+
+  /** `read(start, end)` of the memory the span at word `w` covers, or null. */
+  span(w, read) {
+    const start = mem32[w];
+    if (start === NULL) return null;
+    // Only a start carries the tag.
+    const end = mem32[w + 1];
+    if (start < SPAN_TEXT) return read(this.buf + start, this.buf + end);
+    return read(this.text + start - SPAN_TEXT, this.text + end);
+  }
+
+  /** The current data event's bytes: the caller's chunk, sliced, or a copy of the tail. */
+  data() {
+    if (this.direct !== null) return this.direct;
+    const s = mem32[this.ev + DATA_START];
+    const e = mem32[this.ev + DATA_END];
+    const at = this.chunkAt;
+    const c = this.chunk;
+    if (s < at || c === null) return mem8.slice(this.buf + s, this.buf + e);
+    // A plain view (a Buffer's subarray would build a Buffer, at several times the cost).
+    return new Uint8Array(c.buffer, c.byteOffset + s - at, e - s);
+  }
+
+  /** The current error event as a ReqparseError (kept: every later read throws it too). */
+  fail() {
+    const w = this.ev;
+    const kind = this.str(w + ERROR_KIND);
+    const offset = mem32[w + ERROR_OFFSET] + mem32[w + ERROR_OFFSET + 1] * 2 ** 32;
+    const e = new ReqparseError(this.str(w + ERROR_MESSAGE), offset);
+    e.kind = kind;
+    if (kind.startsWith('limit:')) e.limit = camel(kind.slice(6));
+    this.error = e;
+    this.close();
+    return e;
+  }
+
+  /** The bytes fed after the end (chunked) and those of the chunk not fed yet. */
+  rest() {
+    const fed = this.h.rest();
+    return this.pending === null ? fed : Buffer.concat([fed, this.pending]);
+  }
+
+  /** Frees the handle; `release`: lets the source go too (an early exit or an error). */
+  close(release = true) {
+    if (this.closed) return;
+    this.closed = true;
+    this.ev = this.evEnd = 0;
+    this.direct = null;
+    this.h.free();
+    if (release && this.it !== null && typeof this.it.return === 'function') {
+      // A source that fails to close must not hide the reason the body was left.
+      Promise.resolve()
+        .then(() => this.it.return())
+        .catch(() => {});
+    }
+  }
+}
+
+/** Serialises the async steps of one body (a part stream and the parts iterator). */
+class Serial {
+  constructor() {
+    this.tail = null;
+  }
+
+  run(step) {
+    const p = this.tail === null ? step() : this.tail.then(step, step);
+    this.tail = p;
+    const clear = () => {
+      if (this.tail === p) this.tail = null;
+    };
+    p.then(clear, clear);
+    return p;
+  }
+}
+
+// Every body iterator has a sync `step()`: it takes the events of the current feed up to
+// its next result, or answers undefined when it needs the next chunk. `next()` answers at
+// once when the events at hand make a result (most calls), and pulls the source otherwise.
+
+/**
+ * `it.next()`: answered at once from the events at hand and what a sync source gives;
+ * through `pump` when the source has to be awaited.
+ */
+function nextOf(it) {
+  const feed = it.feed;
+  if (feed.error !== null) return Promise.reject(feed.error);
+  if (it.serial.tail !== null) return it.serial.run(() => pump(it));
+  try {
+    for (;;) {
+      // Any wasm call since the events were written (another body's feed, a queryPairs)
+      // may have grown memory.
+      fresh();
+      const r = it.step();
+      if (r !== undefined) return Promise.resolve(r);
+      const more = feed.fill();
+      if (more === false) return feed.error !== null ? Promise.reject(feed.error) : Promise.resolve(DONE);
+      if (more !== true) {
+        const fail = (e) => {
+          feed.close();
+          throw e;
+        };
+        return it.serial.run(() => more.then(() => pump(it), fail));
+      }
+    }
+  } catch (e) {
+    feed.close();
+    return Promise.reject(e);
+  }
+}
+
+async function pump(it) {
+  const feed = it.feed;
+  try {
+    for (;;) {
+      if (feed.error !== null) throw feed.error;
+      fresh();
+      const r = it.step();
+      if (r !== undefined) return r;
+      if (!(await feed.fill())) {
+        if (feed.error !== null) throw feed.error;
+        // Left early (return()), or the end was taken already: nothing more comes.
+        return DONE;
+      }
+    }
+  } catch (e) {
+    feed.close();
+    throw e;
+  }
+}
+
+/** What every body iterator shares: its feed, `next()` through nextOf, `return()`. */
+class BodyIterator {
+  constructor(feed) {
+    this.feed = feed;
+    this.serial = new Serial();
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next() {
+    return nextOf(this);
+  }
+
+  /** Stops reading the body (a `break` out of `for await`): lets the source go. */
+  async return() {
+    this.feed.close();
+    return DONE;
+  }
+}
+
+// ---- multipart/form-data --------------------------------------------------------------------
+
+/** A file part's data: an async iterable of Uint8Array, read once. */
+class PartStream {
+  constructor(parts) {
+    this.feed = parts.feed;
+    this.serial = parts.serial;
+    this.done = false;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  /** The next piece of the file's data. */
+  next() {
+    return this.done ? Promise.resolve(DONE) : nextOf(this);
+  }
+
+  step() {
+    const feed = this.feed;
+    if (this.done) return DONE;
+    while (feed.has()) {
+      const tag = feed.checked();
+      if (tag === EV_DATA) return feed.dataResult();
+      feed.skip();
+      if (tag === EV_PART_END) {
+        feed.fast = false;
+        this.done = true;
+        return DONE;
+      }
+    }
+    return undefined;
+  }
+
+  /** Stops reading: the rest of the file's data is skipped (read and dropped). */
+  async return() {
+    await this.skip();
+    return DONE;
+  }
+
+  /** Reads and drops the rest of the data (what asking for the next part does). */
+  async skip() {
+    while (!(await this.next()).done);
+  }
+}
+
+/** The parts of a multipart/form-data body (see parseMultipart). */
+class MultipartParts extends BodyIterator {
+  constructor(feed) {
+    super(feed);
+    /** The file part whose stream is being read. */
+    this.current = null;
+    /** The field whose data is being read: `{name, contentType, pieces, text}`. */
+    this.field = null;
+  }
+
+  next() {
+    const current = this.current;
+    if (current !== null) {
+      this.current = null;
+      if (!current.done) return current.skip().then(() => this.next());
+    }
+    return nextOf(this);
+  }
+
+  step() {
+    const feed = this.feed;
+    while (feed.has()) {
+      const tag = feed.checked();
+      const w = feed.ev;
+      const f = this.field;
+      feed.skip();
+      if (f !== null) {
+        if (tag === EV_DATA) {
+          const s = feed.buf + mem32[w + DATA_START];
+          const e = feed.buf + mem32[w + DATA_END];
+          // The common case, a value whole in one feed: decoded straight from wasm memory;
+          // else its pieces are copied out before the next feed overwrites them.
+          if (f.pieces === null && f.text === null && feed.has() && feed.tag() === EV_PART_END) {
+            f.text = memBuf.utf8Slice(s, e);
+          } else {
+            (f.pieces ??= []).push(mem8.slice(s, e));
+          }
+        } else if (tag === EV_PART_END) {
+          this.field = null;
+          const value = f.pieces !== null ? Buffer.concat(f.pieces).utf8Slice() : (f.text ?? '');
+          return { done: false, value: { name: f.name, filename: null, contentType: f.contentType, value } };
+        }
+      } else if (tag === EV_PART) {
+        const name = feed.str(w + PART_NAME);
+        const filename = feed.str(w + PART_FILENAME);
+        const contentType = feed.str(w + PART_CONTENT_TYPE);
+        if (filename === null) {
+          this.field = { name, contentType, pieces: null, text: null };
+        } else {
+          feed.fast = true;
+          const stream = new PartStream(this);
+          this.current = stream;
+          const value = {
+            name,
+            filename,
+            filenameRaw: feed.bytes(w + PART_FILENAME_RAW),
+            filenameBasename: feed.str(w + PART_BASENAME),
+            filenamePortable: feed.str(w + PART_PORTABLE),
+            contentType,
+            stream,
+          };
+          return { done: false, value };
+        }
+      } else if (tag === EV_END) {
+        feed.close(false);
+        return DONE;
+      }
+    }
+    return undefined;
+  }
+
+  async return() {
+    this.current = null;
+    return super.return();
+  }
+}
+
+const MULTIPART_OPTIONS = ['boundary', 'contentType', 'profile', 'limits'];
+
+/**
+ * The parts of a multipart/form-data body, as they arrive.
+ * @param {any} source a Node Readable, a web ReadableStream or an (async) iterable of Uint8Array
+ * @param {{boundary?: string|Uint8Array, contentType?: string|Uint8Array, profile?: string, limits?: object}} options
+ */
+function parseMultipart(source, options) {
+  const what = 'parseMultipart';
+  const o = expectOptions(options, what);
+  checkKeys(o, MULTIPART_OPTIONS, what);
+  const hasBoundary = o.boundary !== undefined;
+  // `contentType: req.headers['content-type']` of a request without one is the client's
+  // error, not the caller's: read as an empty header value, which the core refuses.
+  const hasContentType = Object.hasOwn(o, 'contentType');
+  if (hasBoundary === hasContentType) {
+    throw new TypeError(`${what}: give exactly one of boundary and contentType`);
+  }
+  const header = hasBoundary
+    ? headerBytes(o.boundary, `${what}: boundary`)
+    : headerBytes(o.contentType ?? '', `${what}: contentType`);
+  const profile = profileOf(MULTIPART_PROFILES, o.profile, 0, what);
+  const limits = limitsOf(o.limits, MULTIPART_LIMITS, what);
+  const iterate = chunksOf(source, what);
+  const h = wasm.RpBody.multipart(header, !hasBoundary, profile, limits);
+  const feed = new Feed(h, iterate);
+  // A bad boundary is known before any byte is read: thrown now, the source left untouched.
+  if (h.error() === FEED_ERROR) {
+    fresh();
+    feed.read(EMPTY, 0);
+    feed.status = FEED_ERROR;
+    throw feed.fail();
+  }
+  return new MultipartParts(feed);
+}
+
+// ---- application/x-www-form-urlencoded ------------------------------------------------------
+
+/** The `[name, value]` pairs of a form body (see parseForm). */
+class FormPairs extends BodyIterator {
+  step() {
+    const feed = this.feed;
+    while (feed.has()) {
+      const tag = feed.checked();
+      const w = feed.ev;
+      feed.skip();
+      if (tag === EV_PAIR) return { done: false, value: [feed.str(w + PAIR_NAME), feed.str(w + PAIR_VALUE)] };
+      if (tag === EV_END) {
+        feed.close(false);
+        return DONE;
+      }
+    }
+    return undefined;
+  }
+}
+
+const FORM_OPTIONS = ['profile', 'limits'];
+
+/**
+ * The pairs of an application/x-www-form-urlencoded body, decoded as queries are.
+ * @param {any} source
+ * @param {{profile?: 'whatwg'|'dotnet'|'strict', limits?: object}} [options]
+ */
+function parseForm(source, options) {
+  const what = 'parseForm';
+  const o = expectOptions(options, what);
+  checkKeys(o, FORM_OPTIONS, what);
+  const profile = profileOf(QUERY_PROFILES, o.profile, 0, what);
+  const limits = limitsOf(o.limits, FORM_LIMITS, what);
+  const iterate = chunksOf(source, what);
+  return new FormPairs(new Feed(wasm.RpBody.form(profile, limits), iterate));
+}
+
+// ---- chunked transfer coding ----------------------------------------------------------------
+
+/** The data of a chunked body (see decodeChunked). */
+class ChunkedBody extends BodyIterator {
+  constructor(feed) {
+    super(feed);
+    /** The trailer fields, `[name, value]`, once the body has been read to its end. */
+    this.trailers = [];
+    /** Bytes of the source that were the chunked body, once it has been read to its end. */
+    this.consumed = null;
+    /** What the source gave after the body's end (the next message's bytes), once known. */
+    this.rest = null;
+  }
+
+  step() {
+    const feed = this.feed;
+    while (feed.has()) {
+      const tag = feed.checked();
+      if (tag === EV_DATA) return feed.dataResult();
+      const w = feed.ev;
+      feed.skip();
+      if (tag === EV_TRAILER) {
+        this.trailers.push([feed.str(w + TRAILER_NAME), feed.str(w + TRAILER_VALUE)]);
+      } else if (tag === EV_END) {
+        this.consumed = mem32[w + END_CONSUMED] + mem32[w + END_CONSUMED + 1] * 2 ** 32;
+        this.rest = feed.rest();
+        // The source may go on with another message: it is left open, not released.
+        feed.close(false);
+        return DONE;
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The data of a body in the chunked transfer coding (RFC 9112 §7.1), decoded strictly.
+ * @param {any} source
+ * @param {{limits?: object}} [options]
+ */
+function decodeChunked(source, options) {
+  const what = 'decodeChunked';
+  const o = expectOptions(options, what);
+  checkKeys(o, ['limits'], what);
+  const limits = limitsOf(o.limits, CHUNKED_LIMITS, what);
+  const iterate = chunksOf(source, what);
+  return new ChunkedBody(new Feed(wasm.RpBody.chunked(limits), iterate));
+}
+
+module.exports = { parseMultipart, parseForm, decodeChunked };
