@@ -12,7 +12,25 @@
 
 use core::slice::SliceIndex;
 
+/// The row of `b` in a 256-entry table: in bounds by the index's type, so the one place the
+/// core's table lookups index without a check the compiler cannot see (the core denies
+/// `clippy::indexing_slicing`; this is its one allowed lookup, and it compiles to the bare
+/// load).
+#[inline(always)]
+#[allow(clippy::indexing_slicing)]
+pub(crate) const fn row<T: Copy>(table: &[T; 256], b: u8) -> T {
+    table[b as usize]
+}
+
+/// The row of `b` in a 256-entry table, to write (see [`row`]).
+#[inline(always)]
+#[allow(clippy::indexing_slicing)]
+pub(crate) fn row_mut<T>(table: &mut [T; 256], b: u8) -> &mut T {
+    &mut table[usize::from(b)]
+}
+
 /// Adds `class` to the row of each byte of `bytes`.
+#[allow(clippy::indexing_slicing)] // `bytes[i]` with `i < len`; a byte indexes 256 rows
 pub(crate) const fn set(t: &mut [u8; 256], bytes: &[u8], class: u8) {
     let mut i = 0;
     while i < bytes.len() {
@@ -22,6 +40,7 @@ pub(crate) const fn set(t: &mut [u8; 256], bytes: &[u8], class: u8) {
 }
 
 /// Adds `class` to the rows of every byte from `lo` to `hi` inclusive.
+#[allow(clippy::indexing_slicing)] // `b <= hi`, a byte: within the 256 rows
 pub(crate) const fn set_range(t: &mut [u8; 256], lo: u8, hi: u8, class: u8) {
     let mut b = lo as usize;
     while b <= hi as usize {

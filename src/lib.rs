@@ -203,14 +203,23 @@ macro_rules! profile_names {
 }
 pub(crate) use profile_names;
 
+// The no-panic rule of the core, checked rather than remembered: no indexing or slicing the
+// compiler cannot prove in bounds (ARCHITECTURE.md, "No panics"); checked slicing goes
+// through `bytes::slice`, 256-entry table lookups through `bytes::row`, and the few
+// exceptions carry an `allow` with their reason. Tests index freely.
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub mod body;
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub mod disposition;
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub mod query;
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub mod uri;
 
 // The core's percent toolbox: public for the property tests that check against it, not part
 // of the API users are offered (hidden from the docs, no stability promise).
 #[doc(hidden)]
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub mod percent;
 
 // Trait impls and adapters for other crates (features `serde`, `http`).
@@ -218,10 +227,12 @@ pub mod percent;
 pub mod interop;
 
 // Crate-private: class-table builders and checked slicing shared by the core parsers.
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 mod bytes;
 
 // Crate-private: percent-decoding sixteen bytes at a time (SSSE3), the core's one module with
 // `unsafe`; its invariants are written at its top.
+#[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 mod vector;
 
 // Not core: shared by the host shim and the component guest, so both answer alike. Public for

@@ -28,6 +28,7 @@ use alloc::vec::Vec;
 pub const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// 0xFF marks a byte that is not a hex digit; anything else is the digit's value.
+#[allow(clippy::indexing_slicing)] // const-evaluated: out of bounds is a compile error
 const HEX_VALUE: [u8; 256] = {
     let mut t = [0xFF_u8; 256];
     let mut i = 0;
@@ -55,7 +56,7 @@ const HEX_VALUE: [u8; 256] = {
 /// ```
 #[inline]
 pub const fn hex_value(b: u8) -> Option<u8> {
-    let v = HEX_VALUE[b as usize];
+    let v = crate::bytes::row(&HEX_VALUE, b);
     if v == 0xFF {
         None
     } else {
@@ -114,6 +115,7 @@ pub fn escape_run_len(bytes: &[u8]) -> usize {
 /// `%00%01...%FF`: the escape of byte `b` is `ESCAPES[3 * b..3 * b + 3]`, so writing one is a
 /// single 3-byte copy (measured cheaper than three `push`es).
 const ESCAPES: &str = {
+    #[allow(clippy::indexing_slicing)] // const-evaluated: out of bounds is a compile error
     const fn table() -> [u8; 768] {
         let mut t = [0u8; 768];
         let mut b = 0;
@@ -155,11 +157,8 @@ pub fn escape(b: u8) -> &'static str {
 /// ```
 #[inline]
 pub fn write_escape(b: u8, out: &mut [u8; 3]) {
-    *out = [
-        b'%',
-        HEX_UPPER[(b >> 4) as usize],
-        HEX_UPPER[(b & 0xF) as usize],
-    ];
+    // The table's three bytes: one copy, no lookups to check.
+    out.copy_from_slice(escape(b).as_bytes());
 }
 
 /// The ASCII bytes a context writes as they are; every other byte is escaped.
@@ -221,6 +220,7 @@ impl EncodeSet {
     /// const AB: EncodeSet = EncodeSet::NONE.add(b"ab");
     /// assert!(AB.keeps(b'a') && !AB.keeps(b'c'));
     /// ```
+    #[allow(clippy::indexing_slicing)] // `i < len`, and the byte is ASCII (asserted)
     pub const fn add(mut self, bytes: &[u8]) -> EncodeSet {
         let mut i = 0;
         while i < bytes.len() {
@@ -242,6 +242,7 @@ impl EncodeSet {
     /// const DIGITS: EncodeSet = EncodeSet::NONE.add_range(b'0', b'9');
     /// assert!(DIGITS.keeps(b'5') && !DIGITS.keeps(b'a'));
     /// ```
+    #[allow(clippy::indexing_slicing)] // `b <= hi < 0x80` (asserted)
     pub const fn add_range(mut self, lo: u8, hi: u8) -> EncodeSet {
         assert!(hi < 0x80, "an EncodeSet keeps ASCII bytes only");
         let mut b = lo as usize;
@@ -259,6 +260,7 @@ impl EncodeSet {
     /// const NO_TILDE: EncodeSet = UNRESERVED.remove(b"~");
     /// assert!(!NO_TILDE.keeps(b'~') && NO_TILDE.keeps(b'-'));
     /// ```
+    #[allow(clippy::indexing_slicing)] // `i < len`; a byte indexes the 256 rows
     pub const fn remove(mut self, bytes: &[u8]) -> EncodeSet {
         let mut i = 0;
         while i < bytes.len() {
@@ -275,6 +277,7 @@ impl EncodeSet {
     /// const ALNUM: EncodeSet = ALPHA.union(DIGIT);
     /// assert!(ALNUM.keeps(b'z') && ALNUM.keeps(b'0'));
     /// ```
+    #[allow(clippy::indexing_slicing)] // `b < 256`, the rows of both sets
     pub const fn union(mut self, other: EncodeSet) -> EncodeSet {
         let mut b = 0;
         while b < 256 {
@@ -312,7 +315,7 @@ impl EncodeSet {
     /// ```
     #[inline]
     pub const fn keeps(&self, b: u8) -> bool {
-        self.keep[b as usize]
+        crate::bytes::row(&self.keep, b)
     }
 
     /// Whether the byte at `bytes[i]` is copied as written: a kept byte, or (in a set

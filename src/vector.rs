@@ -267,6 +267,7 @@ const HIGH_ADD: [u8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// For each mask of kept bytes in 8, the shuffle that packs them to the front: the positions of
 /// the set bits in order, then `0x80` (a `pshufb` index that writes zero).
+#[allow(clippy::indexing_slicing)] // const-evaluated: out of bounds is a compile error
 const PACK: [u64; 256] = {
     let mut table = [0u64; 256];
     let mut mask = 0;
@@ -307,6 +308,7 @@ mod x86 {
     macro_rules! kernel {
         ($features:literal) => {
             use super::*;
+            use crate::bytes::row;
             use crate::vector::{Decoded, PACK, READ};
 
             /// Output bytes a step may write past its start.
@@ -422,10 +424,10 @@ mod x86 {
             #[target_feature(enable = $features)]
             #[inline]
             unsafe fn write_kept(merged: __m128i, kept: u32, out: &mut [u8], n: usize) -> usize {
-                let (low_kept, high_kept) = (kept & 0xFF, kept >> 8 & 0xFF);
+                let (low_kept, high_kept) = (kept as u8, (kept >> 8) as u8);
                 let pack = _mm_set_epi64x(
-                    (PACK[high_kept as usize] | 0x0808_0808_0808_0808) as i64,
-                    PACK[low_kept as usize] as i64,
+                    (row(&PACK, high_kept) | 0x0808_0808_0808_0808) as i64,
+                    row(&PACK, low_kept) as i64,
                 );
                 let packed = _mm_shuffle_epi8(merged, pack);
                 let low_len = low_kept.count_ones() as usize;
@@ -471,6 +473,7 @@ mod x86 {
     /// another.
     pub(super) mod wide {
         use super::*;
+        use crate::bytes::row;
         use crate::vector::{Decoded, PACK};
 
         const STEP: usize = 32;
@@ -563,12 +566,12 @@ mod x86 {
                 let dropped = escapes << 1 | escapes << 2 | carried;
                 carried = dropped >> WIDE_COMMIT;
                 let kept = !dropped & WIDE_COMMITTED;
-                let [k0, k1, k2, k3] = kept.to_le_bytes().map(usize::from);
+                let [k0, k1, k2, k3] = kept.to_le_bytes();
                 let pack = _mm256_set_epi64x(
-                    (PACK[k3] | 0x0808_0808_0808_0808) as i64,
-                    PACK[k2] as i64,
-                    (PACK[k1] | 0x0808_0808_0808_0808) as i64,
-                    PACK[k0] as i64,
+                    (row(&PACK, k3) | 0x0808_0808_0808_0808) as i64,
+                    row(&PACK, k2) as i64,
+                    (row(&PACK, k1) | 0x0808_0808_0808_0808) as i64,
+                    row(&PACK, k0) as i64,
                 );
                 let packed = _mm256_shuffle_epi8(merged, pack);
                 let (low_lane, high_lane) = (

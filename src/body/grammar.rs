@@ -44,7 +44,7 @@ static CLASS: [u8; 256] = {
 /// Whether `b` is of `class`.
 #[inline]
 pub(super) fn is(b: u8, class: u8) -> bool {
-    CLASS[usize::from(b)] & class != 0
+    crate::bytes::row(&CLASS, b) & class != 0
 }
 
 /// The first index at or after `i` whose byte is not of `class`.

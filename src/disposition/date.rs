@@ -326,7 +326,9 @@ impl DateTime {
         let (hh, mm, ss) = self.time();
         // 1970-01-01 was a Thursday (index 3); both indexes are reduced into range.
         let wd = (self.unix.div_euclid(86_400) + 3).rem_euclid(7) as usize;
+        #[allow(clippy::indexing_slicing)] // reduced into the table's range (7 days)
         let day = DAYS[wd % 7].as_bytes();
+        #[allow(clippy::indexing_slicing)] // reduced into the table's range (12 months)
         let mon = MONTHS[(m as usize + 11) % 12].as_bytes();
         let y = y as u32; // 1..=9999, checked by every constructor
         let parts: [&[u8]; 14] = [

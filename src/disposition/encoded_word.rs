@@ -62,6 +62,7 @@ fn q_valid(b: &[u8]) -> bool {
 }
 
 /// Base64 digit value (RFC 4648 §4 alphabet), 0xFF for anything else.
+#[allow(clippy::indexing_slicing)] // const-evaluated: out of bounds is a compile error
 const B64: [u8; 256] = {
     let mut t = [0xFF_u8; 256];
     let mut i = 0;
@@ -116,7 +117,7 @@ fn b64_valid(b: &[u8]) -> bool {
         .strip_suffix(b"==")
         .or_else(|| b.strip_suffix(b"="))
         .unwrap_or(b);
-    body.iter().all(|&c| B64[usize::from(c)] != 0xFF)
+    body.iter().all(|&c| crate::bytes::row(&B64, c) != 0xFF)
 }
 
 fn decode_text(cs: Charset, enc: u8, text: &[u8], invalid: Invalid) -> Option<String> {

@@ -40,7 +40,7 @@ static CLASS: [u8; 256] = {
 
 #[inline]
 pub(super) fn is(b: u8, class: u8) -> bool {
-    CLASS[b as usize] & class != 0
+    crate::bytes::row(&CLASS, b) & class != 0
 }
 
 /// The end of the run of `class` bytes (`class` one bit) from `pos`, eight bytes per step
@@ -51,7 +51,7 @@ fn run(b: &[u8], mut pos: usize, class: u8) -> usize {
     while let Some(chunk) = b.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
         if chunk
             .iter()
-            .fold(class, |all, &c| all & CLASS[usize::from(c)])
+            .fold(class, |all, &c| all & crate::bytes::row(&CLASS, c))
             == 0
         {
             break;
@@ -327,7 +327,7 @@ const _: () = assert!(MAX_PARAMS < 255);
 
 impl Names {
     fn push(&mut self, index: usize, offset: usize, hash: u8) {
-        let head = &mut self.heads[usize::from(hash)];
+        let head = crate::bytes::row_mut(&mut self.heads, hash);
         if let Some(slot) = self.names.get_mut(index) {
             // Offsets fit in u16: the header is at most MAX_HEADER_LEN (16 KiB) long; the
             // index is below MAX_PARAMS, checked before a parameter is noted.
@@ -338,7 +338,7 @@ impl Names {
 
     /// Whether an earlier name with this hash is `name`, ignoring ASCII case.
     fn contains(&self, h: &[u8], hash: u8, name: &[u8]) -> bool {
-        let mut link = self.heads[usize::from(hash)];
+        let mut link = crate::bytes::row(&self.heads, hash);
         while let Some(&(start, next)) = usize::from(link)
             .checked_sub(1)
             .and_then(|i| self.names.get(i))

@@ -329,7 +329,7 @@ impl<'a> Pairs<'a> {
             let mut name_flags = 0;
             let mut has_eq = false;
             while let Some(&b) = input.get(i) {
-                let class = CLASS[usize::from(b)];
+                let class = crate::bytes::row(&CLASS, b);
                 if class & (AMP | EQ) != 0 {
                     has_eq = class == EQ;
                     break;
@@ -437,7 +437,7 @@ fn scan_name(bytes: &[u8]) -> (usize, bool, bool) {
         base += 8;
     }
     for (k, &b) in tail.iter().enumerate() {
-        match CLASS[usize::from(b)] {
+        match crate::bytes::row(&CLASS, b) {
             AMP => return (base + k, escapes, false),
             EQ => return (base + k, escapes, true),
             PLUS | PERCENT => escapes = true,
@@ -480,7 +480,7 @@ fn scan_value(bytes: &[u8]) -> (usize, bool) {
         base += 8;
     }
     for (k, &b) in tail.iter().enumerate() {
-        match CLASS[usize::from(b)] {
+        match crate::bytes::row(&CLASS, b) {
             AMP => return (base + k, escapes),
             PLUS | PERCENT => escapes = true,
             _ => {}
@@ -820,7 +820,7 @@ mod tests {
     fn scan_name_bytes(bytes: &[u8]) -> (usize, bool, bool) {
         let mut flags = 0;
         for (i, &b) in bytes.iter().enumerate() {
-            let class = CLASS[usize::from(b)];
+            let class = crate::bytes::row(&CLASS, b);
             if class & (AMP | EQ) != 0 {
                 return (i, flags & ESCAPES != 0, class == EQ);
             }

@@ -85,7 +85,7 @@ static CLASS: [u8; 256] = classes();
 
 #[inline]
 pub(crate) fn is(b: u8, class: u8) -> bool {
-    CLASS[b as usize] & class != 0
+    crate::bytes::row(&CLASS, b) & class != 0
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -105,7 +105,7 @@ impl DelimiterSearch {
             if end == last && rest.get(at) == Some(&b'\r') && self.delimiter_at(rest, at) {
                 return Some(at);
             }
-            let shift = usize::from(self.shift[usize::from(end)]);
+            let shift = usize::from(crate::bytes::row(&self.shift, end));
             at += shift;
             credit = (credit + shift as isize - DENSE as isize).min(CREDIT_MAX);
             if credit < 0 {
@@ -172,7 +172,7 @@ fn horspool(delimiter: &[u8]) -> [u8; 256] {
     let n = delimiter.len();
     let mut shift = [u8::try_from(n).unwrap_or(u8::MAX); 256];
     for (i, &b) in slice(delimiter, ..n.saturating_sub(1)).iter().enumerate() {
-        shift[usize::from(b)] = u8::try_from(n - 1 - i).unwrap_or(u8::MAX);
+        *crate::bytes::row_mut(&mut shift, b) = u8::try_from(n - 1 - i).unwrap_or(u8::MAX);
     }
     shift
 }
@@ -306,7 +306,8 @@ mod vectors {
                         moved = None;
                         let mut q = found;
                         loop {
-                            let shift = usize::from(self.sunday[usize::from(*rest.get(q + n)?)]);
+                            let shift =
+                                usize::from(crate::bytes::row(&self.sunday, *rest.get(q + n)?));
                             if shift < n / 2 {
                                 at = q + 1;
                                 break;
@@ -386,7 +387,7 @@ mod vectors {
         let n = delimiter.len();
         let mut shift = [u8::try_from(n + 1).unwrap_or(u8::MAX); 256];
         for (i, &b) in delimiter.iter().enumerate() {
-            shift[usize::from(b)] = u8::try_from(n - i).unwrap_or(u8::MAX);
+            *crate::bytes::row_mut(&mut shift, b) = u8::try_from(n - i).unwrap_or(u8::MAX);
         }
         shift
     }

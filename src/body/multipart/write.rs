@@ -228,7 +228,8 @@ fn check(boundary: &str, parts: &[WritePart<'_>]) -> Result<(), WriteError> {
         }
         // The data follows the header block's CRLF, so `--boundary` at its start would make
         // that CRLF a delimiter (RFC 2046 §5.1.1's empty part) as much as one inside it.
-        if finder.find(p.data).is_some() || p.data.starts_with(&delimiter[2..]) {
+        if finder.find(p.data).is_some() || p.data.starts_with(crate::bytes::slice(&delimiter, 2..))
+        {
             return Err(WriteError::BoundaryInData { part });
         }
     }

@@ -23,7 +23,7 @@ pub(super) fn decode_text_with_bad_escapes<S: Sink>(
     let mut run = 0;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        let class = CLASS[usize::from(b)];
+        let class = crate::bytes::row(&CLASS, b);
         if class & ESCAPES == 0 {
             i += 1;
             continue;

@@ -293,7 +293,7 @@ impl<'a> Part<'a> {
 /// for a `%` that starts no valid escape (a literal `%` or an error, as the profile says).
 #[inline(always)]
 fn decode_at(raw: &[u8], i: usize, b: u8) -> Option<(u8, usize)> {
-    match CLASS[usize::from(b)] & ESCAPES {
+    match crate::bytes::row(&CLASS, b) & ESCAPES {
         0 => Some((b, 1)),
         PLUS => Some((b' ', 1)),
         _ => raw.get(i..).and_then(escape_at).map(|v| (v, 3)),

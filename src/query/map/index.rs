@@ -147,8 +147,9 @@ impl QueryMap {
             // `ids[run..end]` are one name's entries in input order: link them.
             let members = slice(ids, run..end);
             for pair in members.windows(2) {
-                if let (Some(e), [_, next]) = (self.entries.get_mut(pair[0] as usize), pair) {
-                    e.next = *next;
+                let &[first, next] = pair else { continue };
+                if let Some(e) = self.entries.get_mut(first as usize) {
+                    e.next = next;
                     e.count = 0;
                 }
             }
