@@ -12,7 +12,7 @@
 //!   its parameters, reading a body; exactly one for each builder. Counting-allocator tests
 //!   (`tests/alloc_*.rs`) hold the crate to it.
 //! - **No panics** on any input: property tests and fuzz targets. The core's one `unsafe`
-//!   module is the SSSE3 percent-decoder (`src/vector.rs`: its invariants written at its top,
+//!   module is the vector percent-decoder (`src/vector.rs`, SSSE3/AVX2 or simd128: its invariants written at its top,
 //!   its tests run under Miri).
 //! - **Finite limits, reported as errors**: every limit on attacker-controlled input
 //!   ([`disposition::MAX_HEADER_LEN`], [`query::MapOptions`], the body readers' limits) is an
@@ -230,8 +230,8 @@ pub mod interop;
 #[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 mod bytes;
 
-// Crate-private: percent-decoding sixteen bytes at a time (SSSE3), the core's one module with
-// `unsafe`; its invariants are written at its top.
+// Crate-private: percent-decoding 16 or 32 bytes a step (SSSE3/AVX2, simd128), the core's one
+// module with `unsafe`; its invariants are written at its top.
 #[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 mod vector;
 

@@ -1,4 +1,5 @@
-//! Percent-decoding sixteen bytes at a time: the core's one module with `unsafe`.
+//! Percent-decoding 16 or 32 bytes a step (SSSE3 or AVX2 on x86-64, simd128 on wasm32): the
+//! core's one module with `unsafe`.
 //!
 //! Why it exists: the scalar decoder (`query::decode`) spends about 1.2 ns per `%XX` escape,
 //! two table loads and a branch each, and no scalar rewrite did better (BENCHMARKS.md, "Percent
