@@ -66,40 +66,32 @@ impl Decode for ChunkedDecoder {
     }
 }
 
-impl Decode for FormReader {
-    type Event<'a> = FormEvent<'a>;
-    type Error = FormError;
+/// The readers whose `decode` takes `eof` itself: a step is their `decode`.
+macro_rules! decode_with_eof {
+    ($($reader:ident => $event:ident, $error:ident;)*) => {$(
+        impl Decode for $reader {
+            type Event<'a> = $event<'a>;
+            type Error = $error;
 
-    #[inline]
-    fn step<'a>(
-        &'a mut self,
-        input: &'a [u8],
-        eof: bool,
-    ) -> Result<Step<FormEvent<'a>>, FormError> {
-        self.decode(input, eof)
-    }
+            #[inline]
+            fn step<'a>(
+                &'a mut self,
+                input: &'a [u8],
+                eof: bool,
+            ) -> Result<Step<$event<'a>>, $error> {
+                self.decode(input, eof)
+            }
 
-    fn is_end(event: &FormEvent<'_>) -> bool {
-        matches!(event, FormEvent::End)
-    }
+            fn is_end(event: &$event<'_>) -> bool {
+                matches!(event, $event::End)
+            }
+        }
+    )*};
 }
 
-impl Decode for MultipartReader {
-    type Event<'a> = MultipartEvent<'a>;
-    type Error = MultipartError;
-
-    #[inline]
-    fn step<'a>(
-        &'a mut self,
-        input: &'a [u8],
-        eof: bool,
-    ) -> Result<Step<MultipartEvent<'a>>, MultipartError> {
-        self.decode(input, eof)
-    }
-
-    fn is_end(event: &MultipartEvent<'_>) -> bool {
-        matches!(event, MultipartEvent::End)
-    }
+decode_with_eof! {
+    FormReader => FormEvent, FormError;
+    MultipartReader => MultipartEvent, MultipartError;
 }
 
 /// How a run of the driver ended.

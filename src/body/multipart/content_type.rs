@@ -163,38 +163,35 @@ mod tests {
     #[test]
     fn refusals() {
         use MultipartErrorKind as K;
-        assert_eq!(
-            kind_at(b"multipart/mixed; boundary=x"),
-            (K::NotMultipart, 0)
-        );
-        assert_eq!(
-            kind_at(b"multipart/form-data2; boundary=x"),
-            (K::NotMultipart, 0)
-        );
-        assert_eq!(kind_at(b"multipart/form-data"), (K::MissingBoundary, 19));
-        assert_eq!(
-            kind_at(b"multipart/form-data; boundary=a; boundary=b"),
-            (K::InvalidBoundary, 33)
-        );
-        assert_eq!(
-            kind_at(b"multipart/form-data; boundary=\"a\\b\""),
-            (K::InvalidBoundary, 32)
-        );
-        assert_eq!(
-            kind_at(b"multipart/form-data; boundary = x"),
-            (K::InvalidContentType, 29)
-        );
-        assert_eq!(
-            kind_at(b"multipart/form-data; boundary=\"x"),
-            (K::InvalidContentType, 32)
-        );
-        assert_eq!(
-            kind_at(b"multipart/form-data x"),
-            (K::InvalidContentType, 20)
-        );
-        assert_eq!(
-            kind_at(b"multipart/form-data; boundary="),
-            (K::InvalidContentType, 30)
-        );
+        let cases: [(&[u8], K, u64); 9] = [
+            (b"multipart/mixed; boundary=x", K::NotMultipart, 0),
+            (b"multipart/form-data2; boundary=x", K::NotMultipart, 0),
+            (b"multipart/form-data", K::MissingBoundary, 19),
+            (
+                b"multipart/form-data; boundary=a; boundary=b",
+                K::InvalidBoundary,
+                33,
+            ),
+            (
+                b"multipart/form-data; boundary=\"a\\b\"",
+                K::InvalidBoundary,
+                32,
+            ),
+            (
+                b"multipart/form-data; boundary = x",
+                K::InvalidContentType,
+                29,
+            ),
+            (
+                b"multipart/form-data; boundary=\"x",
+                K::InvalidContentType,
+                32,
+            ),
+            (b"multipart/form-data x", K::InvalidContentType, 20),
+            (b"multipart/form-data; boundary=", K::InvalidContentType, 30),
+        ];
+        for (value, kind, offset) in cases {
+            assert_eq!(kind_at(value), (kind, offset), "{value:?}");
+        }
     }
 }
