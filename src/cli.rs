@@ -466,9 +466,11 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
     };
     let mut reader = MultipartReader::new(boundary, a.profile, limits)
         .map_err(|e| format!("invalid multipart boundary: {e}"))?;
-    let input = open_input(&a.input)?;
+    // A copy of what is read (up to HINT_BYTES), so that a refusal can say which profile
+    // would read the body.
+    let mut input = Keep::new(open_input(&a.input)?);
     let (mut parts, mut current) = (Vec::new(), None::<PartSummary>);
-    let read = reader.read_from(input, |event| match event {
+    let read = reader.read_from(&mut input, |event| match event {
         MultipartEvent::Part(p) => {
             let filename = p.filename().map(|f| f.into_cow().into_owned());
             current = Some(PartSummary {
@@ -490,9 +492,83 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
     });
     read.map_err(|e| match e {
         ReadError::Io(e) => format!("I/O error: {e}"),
-        ReadError::Body(e) => format!("invalid multipart body: {e}"),
+        ReadError::Body(e) => {
+            let hint = input
+                .whole()
+                .map(|body| multipart_accepted_by(body, boundary, limits));
+            format!("invalid multipart body: {e}{}", hint.unwrap_or_default())
+        }
     })?;
     Ok(json!({ "parts": parts }).to_string())
+}
+
+/// The most body bytes `reqparse multipart` keeps to say, after a refusal, which profile would
+/// read the body; a larger body gets no hint.
+const HINT_BYTES: usize = 1 << 20;
+
+/// A reader that keeps a copy of the first [`HINT_BYTES`] it reads.
+struct Keep<R> {
+    inner: R,
+    kept: Vec<u8>,
+    over: bool,
+}
+
+impl<R: std::io::Read> Keep<R> {
+    fn new(inner: R) -> Self {
+        Keep {
+            inner,
+            kept: Vec::new(),
+            over: false,
+        }
+    }
+
+    /// The whole input (what was read, then the rest), when it fits in [`HINT_BYTES`].
+    fn whole(&mut self) -> Option<&[u8]> {
+        let mut rest = [0u8; 8192];
+        while !self.over {
+            match std::io::Read::read(self, &mut rest) {
+                Ok(0) => return Some(&self.kept),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
+        }
+        None
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Keep<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let read = buf.get(..n).unwrap_or_default();
+        if self.kept.len() + n <= HINT_BYTES {
+            self.kept.extend_from_slice(read);
+        } else {
+            self.over = true;
+        }
+        Ok(n)
+    }
+}
+
+/// The profiles that read `body` to its end, as a hint after a refusal (empty when none
+/// does), as `disposition` errors give one.
+fn multipart_accepted_by(
+    body: &[u8],
+    boundary: &[u8],
+    limits: multipart::MultipartLimits,
+) -> String {
+    let names: Vec<String> = multipart::Profile::ALL
+        .into_iter()
+        .filter(|&p| {
+            multipart::MultipartReader::new(boundary, p, limits)
+                .is_ok_and(|mut r| r.read_from(body, |_| {}).is_ok())
+        })
+        .map(|p| format!("--profile {p}"))
+        .collect();
+    match names.is_empty() {
+        true => String::new(),
+        false => format!(" (accepted with {})", names.join(" or ")),
+    }
 }
 
 /// `reqparse chunked`: reads the body through the decoder's `read_from` and writes the data as

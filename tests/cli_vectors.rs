@@ -192,6 +192,38 @@ fn bad_usage_is_one_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
 }
 
+/// A multipart refusal says which profile would read the body, as `disposition` errors do:
+/// werkzeug's test client writes a CRLF before the first delimiter, which only `lenient` reads.
+#[test]
+fn multipart_refusal_names_the_profile_that_reads_it() {
+    let dir = std::env::temp_dir().join(format!("reqparse-hint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("body");
+    let body = "\r\n--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b--\r\n";
+    std::fs::write(&file, body).unwrap();
+    let out = reqparse(&[
+        OsString::from("multipart"),
+        "--boundary=b".into(),
+        file.into(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr.trim_end(),
+        "reqparse: invalid multipart body: body does not start with the boundary at byte 0 \
+         (accepted with --profile lenient)"
+    );
+    // A body no profile reads gets no hint.
+    std::fs::write(dir.join("bad"), "--b\r\nX: y\r\n\r\n1\r\n--b--").unwrap();
+    let out = reqparse(&[
+        OsString::from("multipart"),
+        "--boundary=b".into(),
+        dir.join("bad").into(),
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("accepted with"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn chunked_vectors() {
     // Cases with limits of their own need the library (the CLI runs with the defaults).
