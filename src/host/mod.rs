@@ -65,6 +65,7 @@
 //! ```
 
 mod body;
+mod conn;
 mod event_loop;
 mod handler;
 pub mod http1;
