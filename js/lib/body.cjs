@@ -647,6 +647,53 @@ class MultipartParts extends BodyIterator {
   }
 }
 
+/** The end of a part's data, as `MultipartEvents` yields it. */
+const PART_END = Object.freeze({ partEnd: true });
+
+/**
+ * The reader's events as they come, for the busboy facades (lib/busboy*.cjs), which decide
+ * themselves what a part is (file or field), how its value is decoded and where limits cut
+ * it: a part's header `{ name, filename, filenameRaw, contentType }` (as parseMultipart reads
+ * them; `filenameRaw` a copy), each piece of its data as a `Uint8Array` (a view of the
+ * source's chunk, or a copy of held-back bytes, as a file's stream gives), then `PART_END`.
+ * Internal: not exported by index.cjs.
+ */
+class MultipartEvents extends BodyIterator {
+  step() {
+    const feed = this.feed;
+    while (feed.has()) {
+      const tag = feed.checked();
+      if (tag === EV_DATA) return feed.dataResult();
+      const w = feed.ev;
+      feed.skip();
+      if (tag === EV_PART) {
+        // Any part's data may skip the copy into wasm (Feed.skipped): the facades take every
+        // part's data as bytes.
+        feed.fast = true;
+        const value = {
+          name: feed.str(w + PART_NAME),
+          // The name as written (its span in the input, not in the text buffer of what the
+          // core decoded: src/faces/js/body.rs): its bytes are its UTF-8.
+          nameAsWritten: mem32[w + PART_NAME] < SPAN_TEXT,
+          filename: feed.str(w + PART_FILENAME),
+          filenameRaw: feed.bytes(w + PART_FILENAME_RAW),
+          contentType: feed.str(w + PART_CONTENT_TYPE),
+        };
+        return { done: false, value };
+      }
+      if (tag === EV_PART_END) {
+        feed.fast = false;
+        return { done: false, value: PART_END };
+      }
+      if (tag === EV_END) {
+        feed.close(false);
+        return DONE;
+      }
+    }
+    return undefined;
+  }
+}
+
 const MULTIPART_OPTIONS = ['boundary', 'contentType', 'profile', 'limits'];
 
 /**
@@ -655,7 +702,11 @@ const MULTIPART_OPTIONS = ['boundary', 'contentType', 'profile', 'limits'];
  * @param {{boundary?: string|Uint8Array, contentType?: string|Uint8Array, profile?: string, limits?: object}} options
  */
 function parseMultipart(source, options) {
-  const what = 'parseMultipart';
+  return multipartReader(source, options, 'parseMultipart', MultipartParts);
+}
+
+/** parseMultipart's checks and handle, read by `Reader` (MultipartParts, MultipartEvents). */
+function multipartReader(source, options, what, Reader) {
   const o = expectOptions(options, what);
   checkKeys(o, MULTIPART_OPTIONS, what);
   const hasBoundary = o.boundary !== undefined;
@@ -680,7 +731,7 @@ function parseMultipart(source, options) {
     feed.status = FEED_ERROR;
     throw feed.fail();
   }
-  return new MultipartParts(feed);
+  return new Reader(feed);
 }
 
 // ---- application/x-www-form-urlencoded ------------------------------------------------------
@@ -769,4 +820,9 @@ function decodeChunked(source, options) {
   return new ChunkedBody(new Feed(wasm.RpBody.chunked(limits), iterate));
 }
 
-module.exports = { parseMultipart, parseForm, decodeChunked };
+/** The events of a multipart body, for the busboy facades (see MultipartEvents). */
+function multipartEvents(source, options) {
+  return multipartReader(source, options, 'busboy', MultipartEvents);
+}
+
+module.exports = { parseMultipart, parseForm, decodeChunked, multipartEvents, PART_END };

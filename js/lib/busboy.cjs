@@ -1,0 +1,766 @@
+'use strict';
+// `reqparse/busboy`: busboy 1.x's interface over the wasm body readers, so that what runs on
+// busboy (multer, and code written against busboy's README) runs on reqparse unchanged.
+//
+// The bytes are read by the core in its `lenient` multipart profile (a preamble, transport
+// padding and an epilogue accepted, as busboy accepts them) and by its form reader (profile
+// `whatwg`) for urlencoded bodies; what busboy decides on top of the bytes is decided here,
+// as busboy 1.6 decides it (its README, "Busboy (special) events" and "busboy(config)", and
+// its lib/types/*.js where the README is silent):
+// - which part is a file: a `filename` parameter, or the Content-Type
+//   `application/octet-stream`;
+// - how names and filenames are read: as ISO-8859-1 (one char per byte) unless
+//   `defParamCharset` names another charset; `filename*` (RFC 5987/8187) by its own charset;
+//   the basename unless `preservePath`;
+// - how a field's value is decoded: by its part's Content-Type charset, else `defCharset`;
+// - limits: busboy's limits truncate and report (`limit` on the file stream, `truncated`,
+//   `valueTruncated`, `partsLimit`, `filesLimit`, `fieldsLimit`) instead of failing. This is
+//   the one place where reqparse follows another library's limit semantics; the core's own
+//   limits are lifted here, except the 16 KiB of a part's header block, which busboy has too.
+//   busboy's fence posts are kept: a file of exactly `fileSize` bytes is reported truncated,
+//   `partsLimit` is emitted when the count of parts reaches `parts` (multer passes busboy
+//   each limit plus one for that reason).
+// Malformed input is an `error` event (then `close`), never a hang nor a `close` alone.
+//
+// Back-pressure as in busboy: a file stream that is not read stops the reader, which stops
+// taking chunks, so the Writable's callbacks wait and `write()` returns false (a piped
+// request pauses).
+
+const { Writable, Readable } = require('node:stream');
+const { isUtf8 } = require('node:buffer');
+const { multipartEvents, parseForm, PART_END } = require('./body.cjs');
+
+const DONE = Object.freeze({ done: true, value: undefined });
+const EMPTY = Buffer.alloc(0);
+
+// ---- header values, as busboy 1.6 reads them (lib/utils.js) ----------------------------------
+
+// RFC 9110 §5.6.2 tchar.
+const TOKEN = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~") TOKEN[c.charCodeAt(0)] = 1;
+for (let c = 0x30; c <= 0x39; c++) TOKEN[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) TOKEN[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) TOKEN[c] = 1;
+const isToken = (code) => code < 256 && TOKEN[code] === 1;
+// qdtext and obs-text (RFC 9110 §5.6.4): HTAB, SP and visible bytes but `"` and `\`.
+const isQdtext = (code) => code === 9 || (code >= 0x20 && code <= 0xff && code !== 0x22 && code !== 0x5c && code !== 0x7f);
+const isWs = (code) => code === 32 || code === 9;
+
+/**
+ * A quoted-string's content from `i` (after its opening quote) to its closing quote, as busboy
+ * unescapes it (only `\\` and `\"` lose their backslash): `[value, index after the quote]`, or
+ * undefined when malformed.
+ */
+function quoted(str, i) {
+  let value = '';
+  let start = i;
+  let escaping = false;
+  for (; i < str.length; ++i) {
+    const code = str.charCodeAt(i);
+    if (code === 0x5c) {
+      if (escaping) {
+        start = i;
+        escaping = false;
+      } else {
+        value += str.slice(start, i);
+        escaping = true;
+      }
+      continue;
+    }
+    if (code === 0x22) {
+      if (escaping) {
+        start = i;
+        escaping = false;
+        continue;
+      }
+      return [value + str.slice(start, i), i + 1];
+    }
+    if (escaping) {
+      start = i - 1;
+      escaping = false;
+    }
+    if (!isQdtext(code)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * busboy's `parseContentType`: `{ type, subtype, params }` (type, subtype and parameter names
+ * lowercased, the first of a repeated parameter kept), or undefined when malformed.
+ */
+function parseContentType(str) {
+  let i = 0;
+  while (i < str.length && isToken(str.charCodeAt(i))) i++;
+  if (i === 0 || i === str.length || str.charCodeAt(i) !== 0x2f) return undefined;
+  const type = str.slice(0, i).toLowerCase();
+  const subStart = ++i;
+  while (i < str.length && isToken(str.charCodeAt(i))) i++;
+  if (i === subStart) return undefined;
+  const subtype = str.slice(subStart, i).toLowerCase();
+  const params = Object.create(null);
+  while (i < str.length) {
+    while (i < str.length && isWs(str.charCodeAt(i))) i++;
+    if (i === str.length) break;
+    if (str.charCodeAt(i++) !== 0x3b) return undefined;
+    while (i < str.length && isWs(str.charCodeAt(i))) i++;
+    const nameStart = i;
+    while (i < str.length && isToken(str.charCodeAt(i))) i++;
+    if (i === str.length || str.charCodeAt(i) !== 0x3d) return undefined;
+    const name = str.slice(nameStart, i).toLowerCase();
+    if (++i === str.length) return undefined;
+    let value;
+    if (str.charCodeAt(i) === 0x22) {
+      const q = quoted(str, i + 1);
+      if (q === undefined) return undefined;
+      [value, i] = q;
+    } else {
+      const valueStart = i;
+      while (i < str.length && isToken(str.charCodeAt(i))) i++;
+      if (i === valueStart) return undefined;
+      value = str.slice(valueStart, i);
+    }
+    if (params[name] === undefined) params[name] = value;
+  }
+  return { type, subtype, params };
+}
+
+/**
+ * busboy's `getDecoder`: bytes (or a string of chars up to U+00FF, one per byte) to text in
+ * `charset`; undefined when the charset is not one TextDecoder knows.
+ */
+function decode(data, charset) {
+  if (data.length === 0) return '';
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data.buffer, data.byteOffset, data.length);
+  switch (charsetKind(charset)) {
+    case 'utf8':
+      return bytes.utf8Slice(0, bytes.length);
+    case 'latin1':
+      return bytes.latin1Slice(0, bytes.length);
+    case 'utf16le':
+      return bytes.ucs2Slice(0, bytes.length);
+    case 'base64':
+      return bytes.base64Slice(0, bytes.length);
+    default:
+      try {
+        return new TextDecoder(charset).decode(bytes);
+      } catch {
+        return undefined;
+      }
+  }
+}
+
+/** busboy's charset table: the labels it decodes with Buffer (any case). */
+function charsetKind(charset) {
+  switch (String(charset).toLowerCase()) {
+    case 'utf-8':
+    case 'utf8':
+      return 'utf8';
+    case 'latin1':
+    case 'ascii':
+    case 'us-ascii':
+    case 'iso-8859-1':
+    case 'iso8859-1':
+    case 'iso88591':
+    case 'iso_8859-1':
+    case 'windows-1252':
+    case 'iso_8859-1:1987':
+    case 'cp1252':
+    case 'x-cp1252':
+      return 'latin1';
+    case 'utf16le':
+    case 'utf-16le':
+    case 'ucs2':
+    case 'ucs-2':
+      return 'utf16le';
+    case 'base64':
+      return 'base64';
+    default:
+      return 'other';
+  }
+}
+
+/** busboy's `basename`: what follows the last `/` or `\`; `.` and `..` are ''. */
+function basename(path) {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  const base = i < 0 ? path : path.slice(i + 1);
+  return base === '.' || base === '..' ? '' : base;
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\u0000-\u007f]/;
+// eslint-disable-next-line no-control-regex
+const NON_LATIN1 = /[^\u0000-\u00ff]/;
+
+/**
+ * The bytes a part's header string was read from. The core reads a value's bytes as UTF-8
+ * when they are, else as ISO-8859-1, and hands a string over where it lies in the input when it
+ * is the bytes as written (src/faces/js/body.rs: spans in the input, or in the text buffer
+ * when something was decoded): as written, its bytes are its UTF-8; else a string of chars up
+ * to U+00FF is taken as the ISO-8859-1 reading (browsers never backslash-escape a name).
+ */
+function bytesOf(text, asWritten) {
+  if (!NON_ASCII.test(text)) return Buffer.from(text, 'latin1');
+  if (asWritten || NON_LATIN1.test(text)) return Buffer.from(text, 'utf8');
+  return Buffer.from(text, 'latin1');
+}
+
+/**
+ * The filename busboy reads from a part's `Content-Disposition`: `filename*` decoded by its
+ * charset when the core took it (the core's effective filename is then not its reading of the
+ * `filename` bytes), else the `filename` bytes (`filenameRaw`) as busboy reads a quoted
+ * parameter: backslash-unescaped, then `paramText`.
+ */
+function filenameOf(part, paramText) {
+  if (part.filename === null) return undefined;
+  const raw = part.filenameRaw === null ? EMPTY : Buffer.from(part.filenameRaw.buffer, part.filenameRaw.byteOffset, part.filenameRaw.length);
+  const plain = isUtf8(raw) ? raw.utf8Slice(0, raw.length) : raw.latin1Slice(0, raw.length);
+  if (part.filename !== plain) return part.filename;
+  const latin1 = raw.latin1Slice(0, raw.length);
+  const q = quoted(latin1 + '"', 0);
+  return paramText(q === undefined ? latin1 : q[0]);
+}
+
+// ---- the Writable's source: chunks handed to the reader as it asks ---------------------------
+
+/**
+ * The async iterator the reader pulls chunks from: each chunk written, its write callback
+ * called when the reader takes it (so the Writable buffers no more than its highWaterMark
+ * while the reader is held back).
+ */
+class Inbox {
+  constructor() {
+    this.chunk = null;
+    this.cb = null;
+    this.want = null;
+    this.ended = false;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  put(chunk, cb) {
+    if (this.want !== null) {
+      const want = this.want;
+      this.want = null;
+      want({ done: false, value: chunk });
+      cb();
+    } else {
+      this.chunk = chunk;
+      this.cb = cb;
+    }
+  }
+
+  end() {
+    this.ended = true;
+    if (this.want !== null) {
+      const want = this.want;
+      this.want = null;
+      want(DONE);
+    }
+  }
+
+  next() {
+    if (this.chunk !== null) {
+      const { chunk, cb } = this;
+      this.chunk = this.cb = null;
+      cb();
+      return { done: false, value: chunk };
+    }
+    if (this.ended) return DONE;
+    return new Promise((resolve) => {
+      this.want = resolve;
+    });
+  }
+
+  return() {
+    this.end();
+    return DONE;
+  }
+}
+
+// ---- multipart/form-data ---------------------------------------------------------------------
+
+/** A file part's data (busboy's FileStream): `truncated`, and a `limit` event. */
+class FileStream extends Readable {
+  constructor(opts, owner) {
+    super(opts);
+    this.truncated = false;
+    this.owner = owner;
+    this.once('end', () => owner.fileEnded());
+    // A stream destroyed before its end takes no more data: the reader goes on.
+    this.once('close', () => {
+      if (owner.file === this) owner.resume();
+    });
+  }
+
+  _read() {
+    if (this.owner.file === this) this.owner.resume();
+  }
+}
+
+/** Core limits a busboy facade reads with: busboy has none but the header block's size. */
+const FACADE_LIMITS = Object.freeze({
+  maxParts: Infinity,
+  maxBoundaryBytes: Infinity,
+  maxHeaders: Infinity,
+  // busboy's MAX_HEADER_SIZE (Node's default header size).
+  maxHeaderBytes: 16 * 1024,
+  maxValueBytes: Infinity,
+  maxBodyBytes: Infinity,
+  maxPreambleBytes: Infinity,
+  maxEpilogueBytes: Infinity,
+});
+
+/** What a core error is called in busboy's words, where busboy has words for it. */
+function errorOf(e) {
+  if (e === null || typeof e !== 'object' || typeof e.kind !== 'string') return e;
+  let message = null;
+  if (e.kind === 'unexpected-end') message = 'Unexpected end of form';
+  else if (/^(bare-|invalid-header|duplicate-header|missing-|not-form-data|invalid-disposition|limit:max_header)/.test(e.kind)) {
+    message = 'Malformed part header';
+  }
+  if (message === null) return e;
+  const err = new Error(message, { cause: e });
+  err.kind = e.kind;
+  err.offset = e.offset;
+  return err;
+}
+
+/**
+ * Limits as busboy reads them (`typeof limit === 'number'`, else the default), with the
+ * comparison that decides truncation: busboy 1.x truncates when a count reaches its limit.
+ */
+function limitOf(limits, name, fallback) {
+  return limits && typeof limits[name] === 'number' ? limits[name] : fallback;
+}
+
+/**
+ * The multipart reader shared by the busboy 1.x and @fastify/busboy facades: reads the events
+ * of the core and hands them to `this.on*` (each facade's own rules); back-pressure and the
+ * end as busboy.
+ */
+class MultipartDriver {
+  constructor(stream, boundary, fileOpts) {
+    this.stream = stream;
+    this.fileOpts = fileOpts;
+    this.inbox = new Inbox();
+    // Thrown now for a boundary the core refuses (the caller's try around busboy() sees it).
+    this.events = multipartEvents(this.inbox, { boundary: Buffer.from(boundary, 'latin1'), profile: 'lenient', limits: FACADE_LIMITS });
+    /** The file stream data goes to, while it takes it. */
+    this.file = null;
+    this.waiting = null;
+    this.fileEndsLeft = 0;
+    this.complete = false;
+    this.failed = null;
+    this.stopped = false;
+    this.finalCb = null;
+    this.done = this.run();
+  }
+
+  /** Feeds the written chunk; `cb` when the reader takes it. */
+  write(chunk, cb) {
+    this.inbox.put(chunk, cb);
+  }
+
+  async run() {
+    try {
+      for (;;) {
+        const r = await this.events.next();
+        if (this.stopped) return;
+        if (r.done) break;
+        const v = r.value;
+        if (v instanceof Uint8Array) {
+          if (v.length > 0 && !this.onData(v)) {
+            await new Promise((resolve) => {
+              this.waiting = resolve;
+            });
+            if (this.stopped) return;
+          }
+        } else if (v === PART_END) {
+          this.onPartEnd();
+        } else {
+          this.onPart(v);
+        }
+      }
+      this.complete = true;
+      this.onEnd();
+    } catch (e) {
+      if (this.stopped) return;
+      this.fail(errorOf(e));
+    }
+  }
+
+  /** The file stream took data again (or went away): the reader goes on. */
+  resume() {
+    const waiting = this.waiting;
+    if (waiting !== null) {
+      this.waiting = null;
+      waiting();
+    }
+  }
+
+  /** Pushes data to the current file: false when it wants no more for now. */
+  push(data) {
+    const file = this.file;
+    if (file === null || file.destroyed) return true;
+    return file.push(Buffer.from(data.buffer, data.byteOffset, data.length));
+  }
+
+  /** Opens a file stream (counted until its `end`). */
+  openFile() {
+    const file = new FileStream(this.fileOpts, this);
+    this.file = file;
+    this.fileEndsLeft++;
+    return file;
+  }
+
+  endFile() {
+    const file = this.file;
+    this.file = null;
+    if (file !== null && !file.destroyed) file.push(null);
+  }
+
+  fileEnded() {
+    this.fileEndsLeft--;
+    this.maybeFinish();
+  }
+
+  /** The Writable's `_final`: the input is over; `cb` once the body and its files are read. */
+  final(cb) {
+    this.finalCb = cb;
+    this.inbox.end();
+    this.maybeFinish();
+  }
+
+  maybeFinish() {
+    if (this.finalCb === null || !this.complete || this.fileEndsLeft > 0) return;
+    const cb = this.finalCb;
+    this.finalCb = null;
+    // Other `end` handlers of the last file run first (busboy: process.nextTick).
+    process.nextTick(cb);
+  }
+
+  fail(err) {
+    if (this.failed !== null) return;
+    this.failed = err;
+    if (this.finalCb !== null) {
+      const cb = this.finalCb;
+      this.finalCb = null;
+      cb(err);
+    } else {
+      this.stream.destroy(err);
+    }
+  }
+
+  /** The Writable's `_destroy`: stops reading; the file being read fails with `err`. */
+  destroy(err) {
+    this.stopped = true;
+    this.inbox.end();
+    this.events.return();
+    this.resume();
+    const file = this.file;
+    this.file = null;
+    if (file !== null && !file.destroyed) file.destroy(err ?? undefined);
+  }
+}
+
+/** busboy 1.x's multipart/form-data Writable (lib/types/multipart.js). */
+class Multipart extends Writable {
+  constructor(cfg) {
+    super({ autoDestroy: true, emitClose: true, highWaterMark: typeof cfg.highWaterMark === 'number' ? cfg.highWaterMark : undefined });
+    const params = cfg.conType.params;
+    if (!params || typeof params.boundary !== 'string') throw new Error('Multipart: Boundary not found');
+    const fileOpts = { autoDestroy: true, emitClose: true, highWaterMark: typeof cfg.fileHwm === 'number' ? cfg.fileHwm : undefined };
+    const driver = new MultipartDriver(this, params.boundary, fileOpts);
+    this._driver = driver;
+
+    const paramText =
+      typeof cfg.defParamCharset === 'string' && cfg.defParamCharset ? (s) => decode(s, cfg.defParamCharset) : (s) => s;
+    const defCharset = cfg.defCharset || 'utf8';
+    const preservePath = cfg.preservePath;
+    const limits = cfg.limits;
+    const fieldSizeLimit = limitOf(limits, 'fieldSize', 1024 * 1024);
+    const fileSizeLimit = limitOf(limits, 'fileSize', Infinity);
+    const filesLimit = limitOf(limits, 'files', Infinity);
+    const fieldsLimit = limitOf(limits, 'fields', Infinity);
+    const partsLimit = limitOf(limits, 'parts', Infinity);
+
+    // busboy counts delimiters: the first makes `parts` 0, each part's end adds one.
+    let parts = -1;
+    let files = 0;
+    let fields = 0;
+    let hitFiles = false;
+    let hitFields = false;
+    // The current part: skipped, a file (driver.file), or a field being gathered.
+    let skip = false;
+    let field = null;
+    let fieldSize = 0;
+    let fileSize = 0;
+    let part = null;
+
+    const delimiter = () => {
+      if (++parts === partsLimit) this.emit('partsLimit');
+    };
+
+    driver.onPart = (p) => {
+      if (parts < 0) delimiter();
+      skip = true;
+      field = null;
+      if (parts >= partsLimit) return;
+      const name = paramText(bytesOf(p.name, p.nameAsWritten).latin1Slice());
+      let filename = filenameOf(p, paramText);
+      if (filename !== undefined && !preservePath) filename = basename(filename);
+      let mimeType = 'text/plain';
+      let charset = defCharset;
+      if (p.contentType !== null) {
+        const ct = parseContentType(bytesOf(p.contentType, true).latin1Slice());
+        if (ct !== undefined) {
+          mimeType = `${ct.type}/${ct.subtype}`;
+          if (typeof ct.params.charset === 'string') charset = ct.params.charset.toLowerCase();
+        }
+      }
+      // The core does not hand Content-Transfer-Encoding over: busboy's default.
+      const encoding = '7bit';
+      if (mimeType === 'application/octet-stream' || filename !== undefined) {
+        if (files === filesLimit) {
+          if (!hitFiles) {
+            hitFiles = true;
+            this.emit('filesLimit');
+          }
+          return;
+        }
+        ++files;
+        if (this.listenerCount('file') === 0) return;
+        skip = false;
+        fileSize = 0;
+        const file = driver.openFile();
+        this.emit('file', name, file, { filename, encoding, mimeType });
+      } else {
+        if (fields === fieldsLimit) {
+          if (!hitFields) {
+            hitFields = true;
+            this.emit('fieldsLimit');
+          }
+          return;
+        }
+        ++fields;
+        if (this.listenerCount('field') === 0) return;
+        skip = false;
+        field = [];
+        fieldSize = 0;
+        part = { name, charset, encoding, mimeType, truncated: false };
+      }
+    };
+
+    driver.onData = (data) => {
+      if (skip) return true;
+      if (driver.file !== null) {
+        const n = Math.min(data.length, fileSizeLimit - fileSize);
+        fileSize += n;
+        if (fileSize === fileSizeLimit) {
+          const file = driver.file;
+          if (n > 0) driver.push(data.subarray(0, n));
+          file.emit('limit');
+          file.truncated = true;
+          skip = true;
+          return true;
+        }
+        return driver.push(data);
+      }
+      if (field !== null) {
+        const n = Math.min(data.length, fieldSizeLimit - fieldSize);
+        // A view of the source's chunk: the writer hands it over (busboy keeps slices too).
+        field.push(data.subarray(0, n));
+        fieldSize += n;
+        if (fieldSize === fieldSizeLimit) {
+          skip = true;
+          part.truncated = true;
+        }
+      }
+      return true;
+    };
+
+    driver.onPartEnd = () => {
+      if (driver.file !== null) {
+        driver.endFile();
+      } else if (field !== null) {
+        const value = field.length === 0 ? '' : decode(field.length === 1 ? field[0] : Buffer.concat(field, fieldSize), part.charset);
+        field = null;
+        this.emit('field', part.name, value, {
+          nameTruncated: false,
+          valueTruncated: part.truncated,
+          encoding: part.encoding,
+          mimeType: part.mimeType,
+        });
+      }
+      skip = true;
+      delimiter();
+    };
+
+    driver.onEnd = () => {
+      // A body of the close delimiter alone: its delimiter is the first.
+      if (parts < 0) delimiter();
+      driver.maybeFinish();
+    };
+  }
+
+  static detect(conType) {
+    return conType.type === 'multipart' && conType.subtype === 'form-data';
+  }
+
+  _write(chunk, enc, cb) {
+    this._driver.write(chunk, cb);
+  }
+
+  _final(cb) {
+    this._driver.final(cb);
+  }
+
+  _destroy(err, cb) {
+    const driver = this._driver;
+    // Destroyed before the end: busboy's 'Unexpected end of form' (checkEndState).
+    if (!err && !driver.complete) err = new Error('Unexpected end of form');
+    driver.destroy(err);
+    cb(err);
+  }
+}
+
+// ---- application/x-www-form-urlencoded -------------------------------------------------------
+
+/**
+ * busboy 1.x's urlencoded Writable (lib/types/urlencoded.js) over the core's form reader
+ * (profile `whatwg`: `+` is a space, `%XX` decoded, the bytes read as UTF-8). Names and values
+ * are cut at `fieldNameSize` (default 100) and `fieldSize` bytes of their decoded bytes, as
+ * busboy counts them.
+ */
+class URLEncoded extends Writable {
+  constructor(cfg) {
+    super({ autoDestroy: true, emitClose: true, highWaterMark: typeof cfg.highWaterMark === 'number' ? cfg.highWaterMark : undefined });
+    let charset = cfg.defCharset || 'utf8';
+    if (cfg.conType.params && typeof cfg.conType.params.charset === 'string') charset = cfg.conType.params.charset;
+    this.charset = charset;
+    const limits = cfg.limits;
+    this.fieldSizeLimit = limitOf(limits, 'fieldSize', 1024 * 1024);
+    this.fieldsLimit = limitOf(limits, 'fields', Infinity);
+    this.fieldNameSizeLimit = limitOf(limits, 'fieldNameSize', 100);
+    this._inbox = new Inbox();
+    this._fields = 0;
+    this._complete = false;
+    this._finalCb = null;
+    this._stopped = false;
+    this._failed = null;
+    const maxBytes = Infinity;
+    this._pairs = parseForm(this._inbox, { limits: { maxPairs: maxBytes, maxNameBytes: maxBytes, maxValueBytes: maxBytes, maxBodyBytes: maxBytes } });
+    this._run();
+  }
+
+  static detect(conType) {
+    return conType.type === 'application' && conType.subtype === 'x-www-form-urlencoded';
+  }
+
+  /** `text` cut to `limit` bytes of its UTF-8 (busboy counts decoded bytes): [text, truncated]. */
+  _cut(text, limit) {
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length <= limit) return [this._text(bytes), false];
+    return [this._text(bytes.subarray(0, limit)), true];
+  }
+
+  /** Decoded bytes as text in the form's charset (busboy decodes the bytes it gathered). */
+  _text(bytes) {
+    return charsetKind(this.charset) === 'utf8' && bytes.length === 0 ? '' : decode(bytes, this.charset);
+  }
+
+  async _run() {
+    try {
+      for (;;) {
+        const r = await this._pairs.next();
+        if (this._stopped) return;
+        if (r.done) break;
+        // busboy stops reading at the limit: it emits `fieldsLimit` when the limit's count of
+        // pairs is followed by more, and nothing at all with a limit of 0.
+        if (this._fields >= this.fieldsLimit) {
+          if (this.fieldsLimit > 0 && this._fields === this.fieldsLimit) this.emit('fieldsLimit');
+          this._fields++;
+          continue;
+        }
+        this._fields++;
+        const [name, nameTruncated] = this._cut(r.value[0], this.fieldNameSizeLimit);
+        const [value, valueTruncated] = this._cut(r.value[1], this.fieldSizeLimit);
+        this.emit('field', name, value, { nameTruncated, valueTruncated, encoding: this.charset, mimeType: 'text/plain' });
+      }
+      this._complete = true;
+      if (this._finalCb !== null) {
+        const cb = this._finalCb;
+        this._finalCb = null;
+        cb();
+      }
+    } catch (e) {
+      if (this._stopped) return;
+      const err = new Error('Malformed urlencoded form', { cause: e });
+      if (this._finalCb !== null) {
+        const cb = this._finalCb;
+        this._finalCb = null;
+        cb(err);
+      } else {
+        this.destroy(err);
+      }
+    }
+  }
+
+  _write(chunk, enc, cb) {
+    this._inbox.put(chunk, cb);
+  }
+
+  _final(cb) {
+    if (this._complete) return cb();
+    this._finalCb = cb;
+    this._inbox.end();
+  }
+
+  _destroy(err, cb) {
+    this._stopped = true;
+    this._inbox.end();
+    this._pairs.return();
+    cb(err);
+  }
+}
+
+// ---- busboy(config) ---------------------------------------------------------------------------
+
+const TYPES = [Multipart, URLEncoded];
+
+/**
+ * busboy 1.x's factory: a Writable for the request's body, chosen by its Content-Type
+ * (README, "busboy(config)"). Throws as busboy throws: 'Missing Content-Type', 'Malformed
+ * content type', 'Unsupported content type: …', 'Multipart: Boundary not found'.
+ */
+function busboy(cfg) {
+  if (typeof cfg !== 'object' || cfg === null) cfg = {};
+  const headers = cfg.headers;
+  if (typeof headers !== 'object' || headers === null || typeof headers['content-type'] !== 'string') {
+    throw new Error('Missing Content-Type');
+  }
+  const conType = parseContentType(headers['content-type']);
+  if (!conType) throw new Error('Malformed content type');
+  for (const Type of TYPES) {
+    if (!Type.detect(conType)) continue;
+    return new Type({
+      limits: cfg.limits,
+      headers,
+      conType,
+      highWaterMark: cfg.highWaterMark || undefined,
+      fileHwm: cfg.fileHwm || undefined,
+      defCharset: cfg.defCharset,
+      defParamCharset: cfg.defParamCharset,
+      preservePath: cfg.preservePath,
+    });
+  }
+  throw new Error(`Unsupported content type: ${headers['content-type']}`);
+}
+
+module.exports = busboy;
+// For lib/fastify-busboy.cjs (not a contract).
+Object.defineProperty(module.exports, Symbol.for('reqparse.busboy.internal'), {
+  value: Object.freeze({ MultipartDriver, Inbox, decode, charsetKind, basename, bytesOf, quoted, limitOf }),
+});
