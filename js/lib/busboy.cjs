@@ -508,8 +508,9 @@ class Multipart extends Writable {
       skip = true;
       field = null;
       if (parts >= partsLimit) return;
-      const name = paramText(bytesOf(p.name, p.nameAsWritten).latin1Slice());
-      let filename = filenameOf(p, paramText);
+      // busboy takes a parameter only when its value is not empty (`if (disp.params.name)`).
+      const name = paramText(bytesOf(p.name, p.nameAsWritten).latin1Slice()) || undefined;
+      let filename = filenameOf(p, paramText) || undefined;
       if (filename !== undefined && !preservePath) filename = basename(filename);
       let mimeType = 'text/plain';
       let charset = defCharset;
@@ -628,6 +629,11 @@ class Multipart extends Writable {
 
 // ---- application/x-www-form-urlencoded -------------------------------------------------------
 
+// The bytes the urlencoded serializer writes as themselves.
+const PLAIN = new Uint8Array(256);
+for (const c of '*-._') PLAIN[c.charCodeAt(0)] = 1;
+for (let c = 0; c < 256; c++) if (isToken(c) && /[A-Za-z0-9]/.test(String.fromCharCode(c))) PLAIN[c] = 1;
+
 /**
  * busboy 1.x's urlencoded Writable (lib/types/urlencoded.js) over the core's form reader
  * (profile `whatwg`: `+` is a space, `%XX` decoded, the bytes read as UTF-8). Names and values
@@ -659,11 +665,18 @@ class URLEncoded extends Writable {
     return conType.type === 'application' && conType.subtype === 'x-www-form-urlencoded';
   }
 
-  /** `text` cut to `limit` bytes of its UTF-8 (busboy counts decoded bytes): [text, truncated]. */
+  /**
+   * `text` cut to `limit` bytes of its UTF-8, as busboy cuts: it counts decoded bytes, and
+   * keeps the byte past the limit too when that byte was written as `%XX` or `+` (its check
+   * runs after a plain byte only). The reader hands decoded text over, so a byte counts as
+   * escaped when the urlencoded serializer (URL Standard, `application/x-www-form-urlencoded`)
+   * escapes it: any byte but ASCII alphanumerics and `*-._`. [text, truncated].
+   */
   _cut(text, limit) {
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length <= limit) return [this._text(bytes), false];
-    return [this._text(bytes.subarray(0, limit)), true];
+    const keep = PLAIN[bytes[limit]] === 1 ? limit : limit + 1;
+    return [this._text(bytes.subarray(0, keep)), true];
   }
 
   /** Decoded bytes as text in the form's charset (busboy decodes the bytes it gathered). */

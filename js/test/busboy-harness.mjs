@@ -1,0 +1,68 @@
+// What the busboy differential tests share: running one body through a busboy-shaped Writable
+// (busboy 1.6 itself, or reqparse/busboy) and recording what it emits, in order.
+import { setImmediate as tick } from 'node:timers/promises';
+
+/** Cuts of a body into chunks: whole, at `at`, every `n` bytes. */
+export function chunked(body, how) {
+  if (how === 'whole') return [body];
+  if (how.startsWith('at ')) {
+    const at = Math.min(Number(how.slice(3)), body.length);
+    return [body.subarray(0, at), body.subarray(at)];
+  }
+  const n = Number(how.slice(6)); // 'every N'
+  const out = [];
+  for (let i = 0; i < body.length; i += n) out.push(body.subarray(i, i + n));
+  return out;
+}
+
+/**
+ * The events `make(config)` emits for `body` written as `chunks` (each write awaited as a
+ * piped request would be, through write()'s callback): `field` and `file` with their
+ * arguments, the limit events, the file stream's `limit`, `error` (its message) and the end
+ * (`finish`, `close`); a file's data (latin1) and `truncated` are recorded in its `file`
+ * entry when the stream ends. A throw from `make` is `['throw', message]`.
+ */
+export async function record(make, config, chunks, { fileEvents = 'file', args = 'busboy1' } = {}) {
+  const events = [];
+  let bb;
+  try {
+    bb = make(config);
+  } catch (e) {
+    return [['throw', e.message]];
+  }
+  const ended = new Promise((resolve) => {
+    bb.on('close', resolve);
+    bb.on('error', (e) => {
+      events.push(['error', e.message]);
+      resolve();
+    });
+    bb.on('finish', () => {
+      events.push(['finish']);
+      // @fastify/busboy does not close by itself (autoDestroy off).
+      if (args !== 'busboy1') resolve();
+    });
+  });
+  bb.on('field', (...a) => events.push(['field', ...a]));
+  bb.on(fileEvents, (...a) => {
+    const [name, stream] = a;
+    const entry = ['file', name, ...a.slice(2)];
+    events.push(entry);
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('limit', () => events.push(['limit', name]));
+    stream.on('end', () => entry.push({ data: Buffer.concat(chunks).toString('latin1'), truncated: stream.truncated }));
+    stream.on('error', (e) => entry.push({ error: e.message }));
+  });
+  for (const e of ['partsLimit', 'filesLimit', 'fieldsLimit']) bb.on(e, () => events.push([e]));
+  for (const c of chunks) {
+    if (bb.destroyed) break;
+    // An error ends the stream without calling back every write.
+    await Promise.race([new Promise((resolve) => bb.write(c, () => resolve())), ended]);
+  }
+  if (!bb.destroyed) bb.end();
+  await ended;
+  // Let the last file's 'end' land.
+  await tick();
+  await tick();
+  return events;
+}
