@@ -355,12 +355,16 @@ class MultipartDriver {
     this.failed = null;
     this.stopped = false;
     this.finalCb = null;
+    /** A core error in the facade's words; `onError`, when set, ends the stream instead. */
+    this.mapError = errorOf;
+    this.onError = undefined;
     this.done = this.run();
   }
 
-  /** Feeds the written chunk; `cb` when the reader takes it. */
+  /** Feeds the written chunk; `cb` when the reader takes it (at once once the body failed). */
   write(chunk, cb) {
-    this.inbox.put(chunk, cb);
+    if (this.failed !== null) cb();
+    else this.inbox.put(chunk, cb);
   }
 
   async run() {
@@ -387,7 +391,7 @@ class MultipartDriver {
       this.onEnd();
     } catch (e) {
       if (this.stopped) return;
-      this.fail(errorOf(e));
+      this.fail(this.mapError(e));
     }
   }
 
@@ -444,6 +448,17 @@ class MultipartDriver {
   fail(err) {
     if (this.failed !== null) return;
     this.failed = err;
+    // A held write goes on (its chunk is dropped): the facade decides how the stream ends.
+    this.inbox.end();
+    if (this.inbox.cb !== null) {
+      const cb = this.inbox.cb;
+      this.inbox.chunk = this.inbox.cb = null;
+      cb();
+    }
+    if (this.onError !== undefined) {
+      this.onError(err);
+      return;
+    }
     if (this.finalCb !== null) {
       const cb = this.finalCb;
       this.finalCb = null;
