@@ -287,10 +287,13 @@ class FileStream extends Readable {
     super(opts);
     this.truncated = false;
     this.owner = owner;
-    this.once('end', () => owner.fileEnded());
-    // A stream destroyed before its end takes no more data: the reader goes on.
+    this.counted = false;
+    this.once('end', () => owner.fileEnded(this));
+    // A stream destroyed before its end takes no more data: the reader goes on, and the
+    // body ends without waiting for its `end` (busboy 1.6 would wait for ever).
     this.once('close', () => {
       if (owner.file === this) owner.resume();
+      owner.fileEnded(this);
     });
   }
 
@@ -425,7 +428,10 @@ class MultipartDriver {
     if (file !== null && !file.destroyed) file.push(null);
   }
 
-  fileEnded() {
+  /** `file` ended or closed: counted once. */
+  fileEnded(file) {
+    if (file.counted) return;
+    file.counted = true;
     this.fileEndsLeft--;
     this.maybeFinish();
   }
