@@ -1,0 +1,29 @@
+// Type-checked by `npm test`: reqparse/busboy and reqparse/fastify-busboy used as multer and
+// @fastify/multipart use busboy and @fastify/busboy.
+import { createServer } from 'node:http';
+import busboy = require('reqparse/busboy');
+import Busboy = require('reqparse/fastify-busboy');
+
+createServer((req, res) => {
+  const bb = busboy({ headers: req.headers, limits: { fileSize: 1 << 20, files: 2 }, defParamCharset: 'utf8' });
+  bb.on('file', (name: string, stream, info) => {
+    const filename: string | undefined = info.filename;
+    stream.on('limit', () => res.statusCode = 413);
+    const truncated: boolean = stream.truncated;
+    stream.resume();
+    void [name, filename, truncated, info.mimeType, info.encoding];
+  });
+  bb.on('field', (name, value: string, { valueTruncated }) => void [name, value, valueTruncated]);
+  bb.on('filesLimit', () => res.statusCode = 413);
+  bb.on('close', () => res.end());
+  req.pipe(bb);
+
+  const fb = new Busboy({ headers: req.headers, limits: { parts: 10 }, isPartAFile: (n, ct, f) => f !== undefined });
+  fb.on('file', (fieldname, stream, filename: string, encoding, mimeType) => {
+    const read: number = stream.bytesRead;
+    stream.resume();
+    void [fieldname, filename, encoding, mimeType, read];
+  });
+  fb.on('field', (name, value, nameTruncated: boolean, valueTruncated: boolean) => void [name, value, nameTruncated, valueTruncated]);
+  Busboy({ headers: req.headers }).on('finish', () => undefined);
+});

@@ -1,0 +1,62 @@
+// `reqparse/fastify-busboy`: @fastify/busboy's interface (busboy 0.3's), read by reqparse.
+// Needs @types/node.
+/// <reference types="node" />
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable, Writable, WritableOptions } from 'node:stream';
+
+declare namespace Busboy {
+  interface Limits {
+    fieldNameSize?: number;
+    fieldSize?: number;
+    fields?: number;
+    fileSize?: number;
+    files?: number;
+    parts?: number;
+    headerPairs?: number;
+    headerSize?: number;
+  }
+
+  interface BusboyConfig extends WritableOptions {
+    headers: IncomingHttpHeaders;
+    fileHwm?: number;
+    defCharset?: string;
+    preservePath?: boolean;
+    /** Which parts are files (default: a filename, or the Content-Type application/octet-stream). */
+    isPartAFile?: (fieldName: string | undefined, contentType: string | undefined, fileName: string | undefined) => boolean;
+    limits?: Limits;
+  }
+
+  interface FileStream extends Readable {
+    truncated: boolean;
+    bytesRead: number;
+  }
+
+  interface BusboyEvents {
+    field: (name: string, value: string, fieldnameTruncated: boolean, valueTruncated: boolean, encoding: string, mimeType: string) => void;
+    file: (fieldname: string, stream: FileStream, filename: string, transferEncoding: string, mimeType: string) => void;
+    partsLimit: () => void;
+    filesLimit: () => void;
+    fieldsLimit: () => void;
+    error: (error: Error) => void;
+    finish: () => void;
+  }
+
+  interface Busboy extends Writable {
+    on<E extends keyof BusboyEvents>(event: E, listener: BusboyEvents[E]): this;
+    on(event: string | symbol, listener: (...args: any[]) => void): this;
+    once<E extends keyof BusboyEvents>(event: E, listener: BusboyEvents[E]): this;
+    once(event: string | symbol, listener: (...args: any[]) => void): this;
+  }
+
+  interface BusboyConstructor {
+    new (config: BusboyConfig): Busboy;
+    (config: BusboyConfig): Busboy;
+    Busboy: BusboyConstructor;
+    default: BusboyConstructor;
+  }
+}
+
+/** `new Busboy(config)`, as @fastify/busboy: events `field`, `file`, the limit events, `error`, `finish`. */
+declare const Busboy: Busboy.BusboyConstructor;
+
+export = Busboy;
