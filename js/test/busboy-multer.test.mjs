@@ -40,8 +40,8 @@ let onReqparse;
 let onBusboy;
 
 before(async () => {
-  const reqparse = npm(['pack', '--silent', '--pack-destination', tmp], js).trim().split('\n').at(-1);
-  const shim = npm(['pack', '--silent', '--pack-destination', tmp], join(js, 'shims', 'busboy')).trim().split('\n').at(-1);
+  const reqparse = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], js).trim().split('\n').at(-1);
+  const shim = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], join(js, 'shims', 'busboy')).trim().split('\n').at(-1);
   const pkg = {
     name: 'multer-on-reqparse',
     private: true,
