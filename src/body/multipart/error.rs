@@ -44,10 +44,10 @@ pub struct MultipartLimits {
     pub max_value_bytes: u64,
     /// Bytes of the whole body, framing included (`MultipartBodyLengthLimit`, 128 MiB).
     pub max_body_bytes: u64,
-    /// Bytes before the first delimiter ([`Profile::Lenient`]; the others allow none).
+    /// Bytes before the first delimiter ([`Profile::Lenient`](super::Profile::Lenient); the others allow none).
     pub max_preamble_bytes: usize,
-    /// Bytes after the close delimiter ([`Profile::Lenient`]; [`Profile::Strict`] counts its
-    /// transport padding there; [`Profile::Fetch`] allows one CRLF).
+    /// Bytes after the close delimiter ([`Profile::Lenient`](super::Profile::Lenient); [`Profile::Strict`](super::Profile::Strict) counts its
+    /// transport padding there; [`Profile::Fetch`](super::Profile::Fetch) allows one CRLF).
     pub max_epilogue_bytes: usize,
 }
 
@@ -155,12 +155,12 @@ pub enum MultipartErrorKind {
     UnexpectedEnd,
     /// A limit of [`MultipartLimits`] was reached.
     Limit(MultipartLimit),
-    /// ([`boundary`]) The `Content-Type` is not `multipart/form-data`; the offset is into the
+    /// ([`boundary`](super::boundary)) The `Content-Type` is not `multipart/form-data`; the offset is into the
     /// header value.
     NotMultipart,
-    /// ([`boundary`]) The `Content-Type` has no `boundary` parameter.
+    /// ([`boundary`](super::boundary)) The `Content-Type` has no `boundary` parameter.
     MissingBoundary,
-    /// ([`boundary`]) The `Content-Type` is not a media type with parameters (RFC 9110
+    /// ([`boundary`](super::boundary)) The `Content-Type` is not a media type with parameters (RFC 9110
     /// §8.3.1).
     InvalidContentType,
 }

@@ -38,18 +38,18 @@
 //!   WPT's `formdata-parsing` tests it: the body starts with the first delimiter (no
 //!   preamble), nothing but one CRLF may follow the close delimiter, no transport padding, a
 //!   part's `Content-Disposition` is read as browsers write it
-//!   ([`ContentDisposition::parse_form_data`]: `\` literal, `%22` kept as written, names not
+//!   ([`ContentDisposition::parse_form_data`](crate::disposition::ContentDisposition::parse_form_data): `\` literal, `%22` kept as written, names not
 //!   percent-decoded), `Content-Transfer-Encoding` ignored; a repeated header: the last one
 //!   counts.
 //! - [`Profile::Strict`]: RFC 7578 and RFC 2046 to the letter, no preamble nor epilogue:
 //!   header fields as RFC 9110 §5 writes them (no whitespace before the colon, no control
-//!   bytes), the `Content-Disposition` by RFC 6266's grammar ([`disposition::Profile::Strict`],
+//!   bytes), the `Content-Disposition` by RFC 6266's grammar ([`disposition::Profile::Strict`](crate::disposition::Profile::Strict),
 //!   quoted-pairs unescaped), a repeated `Content-Disposition` or `Content-Type` refused, a
 //!   `Content-Transfer-Encoding` other than `7bit`, `8bit` or `binary` refused (RFC 7578
 //!   §4.7), transport padding (spaces and tabs after a boundary) allowed.
 //! - [`Profile::Lenient`]: what busboy and ASP.NET Core's `MultipartReader` accept: a preamble
 //!   and an epilogue (each capped), transport padding, the `Content-Disposition` as
-//!   [`disposition::Profile::DotNet`] reads it.
+//!   [`disposition::Profile::DotNet`](crate::disposition::Profile::DotNet) reads it.
 //!
 //! In every profile a part needs a `Content-Disposition` of type `form-data` with a `name`,
 //! header lines end with CRLF (a bare CR or LF is an error), and every limit of
