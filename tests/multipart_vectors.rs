@@ -199,8 +199,10 @@ proptest! {
         prop_assert_eq!(out, Outcome { parts: ps, error: None });
     }
 
+    /// Names and filenames with backslashes and controls, NUL excepted (Fetch refuses a NUL
+    /// in a header: WPT formdata-parsing "Parse failure: NUL in a name").
     #[test]
-    fn fetch_reads_back_backslashes_and_controls(b in boundary(), ps in parts("[^\"\r\n]{0,12}")) {
+    fn fetch_reads_back_backslashes_and_controls(b in boundary(), ps in parts("[^\"\r\n\x00]{0,12}")) {
         let Some(body) = written(&b, &ps) else { return Ok(()) };
         let out = decode(&[&body], b.as_bytes(), Profile::Fetch, MultipartLimits::default());
         prop_assert_eq!(out, Outcome { parts: ps, error: None });

@@ -36,11 +36,11 @@
 //! Three [`Profile`]s decide what is accepted:
 //! - [`Profile::Fetch`] (the default): the Fetch Standard's multipart/form-data parser, as
 //!   WPT's `formdata-parsing` tests it: the body starts with the first delimiter (no
-//!   preamble), nothing but one CRLF may follow the close delimiter, no transport padding, a
-//!   part's `Content-Disposition` is read as browsers write it
-//!   ([`ContentDisposition::parse_form_data`](crate::disposition::ContentDisposition::parse_form_data): `\` literal, `%22` kept as written, names not
-//!   percent-decoded), `Content-Transfer-Encoding` ignored; a repeated header: the last one
-//!   counts.
+//!   preamble), transport padding after a delimiter and after the close delimiter, and after
+//!   the close delimiter's CRLF an epilogue (capped), a part's `Content-Disposition` read as
+//!   browsers write it ([`ContentDisposition::parse_form_data`](crate::disposition::ContentDisposition::parse_form_data): `\` literal, `%22` kept as
+//!   written, names not percent-decoded), no NUL in a header, `Content-Transfer-Encoding`
+//!   ignored; a repeated header: the last one counts.
 //! - [`Profile::Strict`]: RFC 7578 and RFC 2046 to the letter, no preamble nor epilogue:
 //!   header fields as RFC 9110 §5 writes them (no whitespace before the colon, no control
 //!   bytes), the `Content-Disposition` by RFC 6266's grammar ([`disposition::Profile::Strict`](crate::disposition::Profile::Strict),
@@ -145,7 +145,8 @@ enum State {
     Data { held: usize },
     /// After the close delimiter.
     Close,
-    /// (Fetch, Strict) After the CRLF that may follow the close delimiter: nothing else.
+    /// (Fetch, Strict) After the CRLF that may follow the close delimiter: the epilogue
+    /// (Fetch), nothing else (Strict).
     Closed,
     /// The end has been handed out.
     Done,
@@ -408,8 +409,8 @@ impl MultipartReader {
     /// ```
     /// use reqparse::body::multipart::{MultipartErrorKind, MultipartReader};
     /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
-    /// let err = reader.decode(b"--b--\r\nepilogue", true).unwrap_err();
-    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 7));
+    /// let err = reader.decode(b"--b--junk", true).unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 5));
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     #[inline]
@@ -645,9 +646,10 @@ impl MultipartReader {
                 };
                 Ok((2, Ev::On))
             }
-            [b' ' | b'\t', ..] if self.profile != Profile::Fetch => {
-                // Transport padding (RFC 2046 §5.1.1): it counts against the header limit
-                // of the part that follows, so it cannot run on unbounded.
+            [b' ' | b'\t', ..] => {
+                // Transport padding (RFC 2046 §5.1.1; WPT formdata-parsing "Parse transport
+                // padding after a delimiter"): it counts against the header limit of the part
+                // that follows, so it cannot run on unbounded.
                 let n = rest.iter().take_while(|&&b| is(b, WS)).count();
                 let budget = self.limits.max_header_bytes.saturating_sub(padding);
                 if n > budget {
@@ -824,6 +826,10 @@ impl MultipartReader {
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.
+    /// Lenient: anything, the epilogue. Fetch and Strict: transport padding, then the end or a
+    /// CRLF; after that CRLF, Fetch reads an epilogue (WPT formdata-parsing "Parse epilogue
+    /// after close delimiter"), Strict nothing. Padding and epilogue count against
+    /// [`MultipartLimits::max_epilogue_bytes`].
     fn close(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
         if rest.is_empty() {
             if eof {
@@ -833,8 +839,13 @@ impl MultipartReader {
             return Ok((0, Ev::More));
         }
         let after_end = |at| Err(self.error_at(at, MultipartErrorKind::AfterEnd));
-        if self.profile == Profile::Lenient {
-            // The epilogue: read and dropped, up to its limit.
+        let epilogue = match self.profile {
+            Profile::Lenient => true,
+            Profile::Fetch => self.state == State::Closed,
+            Profile::Strict => false,
+        };
+        if epilogue {
+            // Read and dropped, up to its limit.
             let budget = self.limits.max_epilogue_bytes - self.outside;
             if rest.len() > budget {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
@@ -845,7 +856,7 @@ impl MultipartReader {
         if self.state == State::Closed {
             return after_end(0);
         }
-        if self.profile == Profile::Strict && rest.first().is_some_and(|&b| is(b, WS)) {
+        if rest.first().is_some_and(|&b| is(b, WS)) {
             // Transport padding, counted against the epilogue limit.
             let n = rest.iter().take_while(|&&b| is(b, WS)).count();
             let budget = self.limits.max_epilogue_bytes - self.outside;
@@ -869,8 +880,11 @@ impl MultipartReader {
 
 /// Checks one header line (without its CRLF); `Err` has the offset of the offending byte.
 /// Fetch and Lenient: a token name between optional whitespace, `:`, anything but CR and LF
-/// (the Fetch Standard's "parse multipart/form-data headers"). Strict: RFC 9110 §5: no
-/// whitespace around the name, a value of field-vchar, SP and HTAB.
+/// (the Fetch Standard's "parse multipart/form-data headers"; WPT formdata-parsing "Parse
+/// whitespace before a header name", "Parse whitespace between a header name and the colon"),
+/// and in Fetch no NUL (WPT formdata-parsing "Parse failure: NUL in a name", "Parse failure:
+/// NUL in an unknown header"). Strict: RFC 9110 §5: no whitespace around the name, a value of
+/// field-vchar, SP and HTAB.
 fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
     if profile == Profile::Strict {
         // A token right up to the colon: a line starting with whitespace is obs-fold.
@@ -896,8 +910,13 @@ fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
     if start == end {
         return Err(start);
     }
-    match slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
-        Some(i) => Err(start + i),
-        None => Ok(()),
+    if let Some(i) = slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
+        return Err(start + i);
     }
+    if profile == Profile::Fetch {
+        if let Some(nul) = memchr::memchr(0, slice(line, colon + 1..)) {
+            return Err(colon + 1 + nul);
+        }
+    }
+    Ok(())
 }

@@ -47,7 +47,9 @@ fn fields() {
     assert_eq!(check_field(b" A : b", Profile::Fetch), Ok(()));
     assert_eq!(check_field(b"A : b", Profile::Strict), Err(1));
     assert_eq!(check_field(b"A: b\0", Profile::Strict), Err(4));
-    assert_eq!(check_field(b"A: b\0", Profile::Fetch), Ok(()));
+    assert_eq!(check_field(b"A: b\0", Profile::Fetch), Err(4));
+    assert_eq!(check_field(b"A: b\0", Profile::Lenient), Ok(()));
+    assert_eq!(check_field(b"A: \x01b", Profile::Fetch), Ok(()));
     assert_eq!(check_field(b"no colon", Profile::Fetch), Err(8));
     assert_eq!(check_field(b": v", Profile::Lenient), Err(0));
     assert_eq!(check_field(b"a\"b: v", Profile::Lenient), Err(1));
