@@ -75,7 +75,8 @@ enum Command {
         reqparse form --profile strict body.txt")]
     Form(FormArgs),
     /// Print the parts of a multipart/form-data body as JSON: each part's name, filename,
-    /// content type, size, SHA-256 and, for a part without a filename, its value as text.
+    /// content type (as sent, and as its MIME type), size, SHA-256 and, for a part without a
+    /// filename, its value as text.
     #[command(after_help = "Examples:\n  \
         reqparse multipart --boundary=XyZ body.bin\n  \
         reqparse multipart --content-type 'multipart/form-data; boundary=XyZ' < body.bin")]
@@ -409,6 +410,8 @@ struct PartSummary {
     name: String,
     filename: Option<String>,
     content_type: Option<String>,
+    /// `Part::mime_type`, serialized.
+    mime_type: Option<String>,
     size: u64,
     hash: sha2::Sha256,
     /// The bytes of a part without a filename (the reader's `max_value_bytes` caps them).
@@ -442,6 +445,7 @@ impl PartSummary {
             "name": self.name,
             "filename": self.filename,
             "content_type": self.content_type,
+            "mime_type": self.mime_type,
             "size": self.size,
             "sha256": sha256,
             // The Fetch Standard's "UTF-8 decode without BOM": invalid bytes become U+FFFD.
@@ -478,6 +482,9 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
                 value: filename.is_none().then(Vec::new),
                 filename,
                 content_type: p.content_type().map(|t| header_text(t).into_owned()),
+                mime_type: p
+                    .mime_type()
+                    .map(|m| header_text(m.as_bytes()).into_owned()),
                 size: 0,
                 hash: sha2::Digest::new(),
             });

@@ -6,10 +6,15 @@ mod support;
 
 use proptest::prelude::*;
 use reqparse::body::multipart::{
-    write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WriteError, WritePart,
+    boundary as boundary_of, write, MultipartEvent, MultipartLimits, MultipartReader, Profile,
+    WriteError, WritePart,
 };
+use serde_json::json;
 use support::body::cut;
-use support::body::multipart::{decode, expected, limits, profiles, Outcome, PartOut};
+use support::body::multipart::{
+    content_type_bytes, decode, decode_with_mime_types, expected, expected_mime_types, limits,
+    profiles, Outcome, PartOut,
+};
 use support::vectors;
 
 #[global_allocator]
@@ -23,6 +28,10 @@ fn vectors_whole_and_split() {
         let input = vectors::input_bytes(case);
         let limits = limits(case);
         let want = expected(case);
+        if let Some(problem) = content_type_problem(case, boundary) {
+            failures.push(format!("{source}: {problem}"));
+        }
+        let decode = decode_with_mime_types;
         for profile in profiles(case) {
             let whole = decode(&[&input], boundary, profile, limits);
             if whole.shape() != want {
@@ -32,7 +41,16 @@ fn vectors_whole_and_split() {
                 ));
                 continue;
             }
-            // Every split into two reads, and one byte at a time: the same outcome.
+            if let Some(mime_types) = expected_mime_types(case) {
+                if whole.mime_shape() != *mime_types {
+                    failures.push(format!(
+                        "{source} [{profile}]: MIME types {} want {mime_types}",
+                        whole.mime_shape()
+                    ));
+                }
+            }
+            // Every split into two reads, and one byte at a time: the same outcome (MIME types
+            // included).
             for at in 0..=input.len() {
                 let (a, b) = input.split_at(at);
                 let split = decode(&[a, b], boundary, profile, limits);
@@ -48,6 +66,26 @@ fn vectors_whole_and_split() {
             }
         }
     });
+}
+
+/// A case's `content_type` (the request's header), when it has one: `boundary()` must find the
+/// case's boundary in it, as the Fetch Standard reads it (the header's bytes as ISO-8859-1
+/// text, the boundary looked for UTF-8 encoded: WPT formdata-parsing "Parse a non-ASCII
+/// boundary parameter"), or refuse it as `content_type_error` says.
+fn content_type_problem(case: &serde_json::Value, boundary: &[u8]) -> Option<String> {
+    let header = content_type_bytes(case)?;
+    let got = match boundary_of(&header) {
+        Ok(b) => {
+            let text: String = b.iter().map(|&b| char::from(b)).collect();
+            json!({ "boundary": text })
+        }
+        Err(e) => json!({"error": {"kind": e.kind.name(), "offset": e.offset}}),
+    };
+    let want = match case.get("content_type_error") {
+        Some(e) => json!({ "error": e }),
+        None => json!({ "boundary": std::str::from_utf8(boundary).unwrap() }),
+    };
+    (got != want).then(|| format!("content_type gives {got}, want {want}"))
 }
 
 #[test]
@@ -145,7 +183,7 @@ proptest! {
         let Some(body) = written(&b, &ps) else { return Ok(()) };
         for profile in Profile::ALL {
             let out = decode(&[&body], b.as_bytes(), profile, MultipartLimits::default());
-            prop_assert_eq!(&out, &Outcome { parts: ps.clone(), error: None }, "{}", profile);
+            prop_assert_eq!(&out, &Outcome { parts: ps.clone(), ..Outcome::default() }, "{}", profile);
         }
     }
 
@@ -164,7 +202,7 @@ proptest! {
             .map(|(p, &e)| if e { PartOut { data: Vec::new(), ..p } } else { p })
             .collect();
         let Some(body) = written(&b, &ps) else { return Ok(()) };
-        let want = Outcome { parts: ps.clone(), error: None };
+        let want = Outcome { parts: ps.clone(), ..Outcome::default() };
         // The compact form, part by part: each part written alone, its close delimiter cut,
         // and for an empty part the CRLF before the delimiter too.
         let close = format!("--{b}--\r\n");
@@ -196,7 +234,7 @@ proptest! {
         let Some(body) = written(&b, &ps) else { return Ok(()) };
         let framed = [preamble.as_bytes(), b"\r\n", &body, &epilogue].concat();
         let out = decode(&[&framed], b.as_bytes(), Profile::Lenient, MultipartLimits::default());
-        prop_assert_eq!(out, Outcome { parts: ps, error: None });
+        prop_assert_eq!(out, Outcome { parts: ps, ..Outcome::default() });
     }
 
     /// Names and filenames with backslashes and controls, NUL excepted (Fetch refuses a NUL
@@ -205,7 +243,7 @@ proptest! {
     fn fetch_reads_back_backslashes_and_controls(b in boundary(), ps in parts("[^\"\r\n\x00]{0,12}")) {
         let Some(body) = written(&b, &ps) else { return Ok(()) };
         let out = decode(&[&body], b.as_bytes(), Profile::Fetch, MultipartLimits::default());
-        prop_assert_eq!(out, Outcome { parts: ps, error: None });
+        prop_assert_eq!(out, Outcome { parts: ps, ..Outcome::default() });
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! | [`disposition::Param`] | `[name, value]`, the name lowercased |
 //! | [`disposition::DispositionType`] | its [`as_str`](disposition::DispositionType::as_str) |
 //! | [`form::FormPair`] | `[name, value]`, decoded (as `reqparse form`) |
-//! | [`multipart::Part`] | `{"name", "filename", "content_type"}` (the head of a `reqparse multipart` part) |
+//! | [`multipart::Part`] | `{"name", "filename", "content_type", "mime_type"}` (the head of a `reqparse multipart` part) |
 //! | the parse errors | `{"offset", "message"}` (the component's `parse-error`), with `"kind"` where the error has a kind name ([`chunked::ChunkedError`], [`multipart::MultipartError`]) |
 //! | [`disposition::BuildError`] | `{"message"}` (the component's `build-error`) |
 //!
@@ -263,13 +263,19 @@ impl Serialize for MultipartError {
 }
 
 impl Serialize for multipart::Part<'_> {
-    /// `{"name", "filename", "content_type"}`: the effective filename or `null`, the content
-    /// type's bytes as UTF-8, else ISO-8859-1, or `null`.
+    /// `{"name", "filename", "content_type", "mime_type"}`: the effective filename or `null`,
+    /// the content type's bytes and the serialized [`multipart::MimeType`]'s as UTF-8, else
+    /// ISO-8859-1, or `null`.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut p = s.serialize_struct("Part", 3)?;
+        let mut p = s.serialize_struct("Part", 4)?;
         p.serialize_field("name", &self.name())?;
         p.serialize_field("filename", &self.filename().map(|f| f.into_cow()))?;
         p.serialize_field("content_type", &self.content_type().map(header_text))?;
+        let mime = self.mime_type();
+        p.serialize_field(
+            "mime_type",
+            &mime.as_ref().map(|m| header_text(m.as_bytes())),
+        )?;
         p.end()
     }
 }

@@ -262,6 +262,10 @@ pub mod multipart {
     pub struct Outcome {
         pub parts: Vec<PartOut>,
         pub error: Option<(&'static str, u64)>,
+        /// Each part's MIME type (`Part::mime_type`, serialized), when the feeding loop was
+        /// asked for them ([`decode_with_mime_types`]); empty otherwise: a face that does not
+        /// hand them out (the component's reader, so far) is compared without them.
+        pub mime_types: Vec<Option<Vec<u8>>>,
     }
 
     impl Outcome {
@@ -282,6 +286,15 @@ pub mod multipart {
 
         pub fn fail(&mut self, e: MultipartError) {
             self.error = Some((e.kind.name(), e.offset));
+        }
+
+        /// The MIME types as the vectors' `mime_types` write them: one string (or null) per
+        /// part.
+        pub fn mime_shape(&self) -> Value {
+            self.mime_types
+                .iter()
+                .map(|m| m.as_deref().map(super::text))
+                .collect()
         }
 
         /// The outcome as the vectors write it.
@@ -324,6 +337,26 @@ pub mod multipart {
         profile: Profile,
         limits: MultipartLimits,
     ) -> Outcome {
+        feed(reads, boundary, profile, limits, false)
+    }
+
+    /// [`decode`], noting each part's MIME type in [`Outcome::mime_types`].
+    pub fn decode_with_mime_types(
+        reads: &[&[u8]],
+        boundary: &[u8],
+        profile: Profile,
+        limits: MultipartLimits,
+    ) -> Outcome {
+        feed(reads, boundary, profile, limits, true)
+    }
+
+    fn feed(
+        reads: &[&[u8]],
+        boundary: &[u8],
+        profile: Profile,
+        limits: MultipartLimits,
+        mime_types: bool,
+    ) -> Outcome {
         let mut out = Outcome::default();
         let mut reader = match MultipartReader::new(boundary, profile, limits) {
             Ok(reader) => reader,
@@ -355,6 +388,10 @@ pub mod multipart {
                             filename.as_ref().map(|f| f.as_str()),
                             p.content_type(),
                         );
+                        if mime_types {
+                            let mime = p.mime_type();
+                            out.mime_types.push(mime.map(|m| m.as_bytes().to_vec()));
+                        }
                     }
                     Some(MultipartEvent::Data(d)) => {
                         assert!(in_data, "data outside a part");
@@ -409,5 +446,24 @@ pub mod multipart {
 
     pub fn expected(case: &Value) -> Value {
         super::expected(case, "parts")
+    }
+
+    /// The case's `mime_types` (one per expected part: the serialized MIME type or null),
+    /// when it has them.
+    pub fn expected_mime_types(case: &Value) -> Option<&Value> {
+        case.get("mime_types")
+    }
+
+    /// A case's `content_type` as bytes: one byte per character (each U+0000-U+00FF), as a
+    /// header is a byte string.
+    pub fn content_type_bytes(case: &Value) -> Option<Vec<u8>> {
+        let text = case.get("content_type")?.as_str()?;
+        Some(
+            text.chars()
+                .map(|c| {
+                    u8::try_from(c).unwrap_or_else(|_| panic!("{c:?} in content_type of {case}"))
+                })
+                .collect(),
+        )
     }
 }
