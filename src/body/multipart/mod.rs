@@ -17,7 +17,7 @@
 //! The reader hands out, for each part, a [`MultipartEvent::Part`] with its header block
 //! parsed (the `Content-Disposition` through this crate's own parser: the name, the effective
 //! filename with RFC 6266 §4.3's `filename*` preference, raw UTF-8 filenames; the
-//! `Content-Type`), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
+//! `Content-Type` as sent and as a MIME type), then its data as [`MultipartEvent::Data`] slices borrowed from the input,
 //! then [`MultipartEvent::PartEnd`]; after the close delimiter, [`MultipartEvent::End`].
 //!
 //! The delimiter (`CRLF--boundary`) is found, with vectors (AVX2 on x86_64, simd128 on wasm32
@@ -35,12 +35,17 @@
 //!
 //! Three [`Profile`]s decide what is accepted:
 //! - [`Profile::Fetch`] (the default): the Fetch Standard's multipart/form-data parser, as
-//!   WPT's `formdata-parsing` tests it: the body starts with the first delimiter (no
-//!   preamble), transport padding after a delimiter and after the close delimiter, and after
-//!   the close delimiter's CRLF an epilogue (capped), a part's `Content-Disposition` read as
-//!   browsers write it ([`ContentDisposition::parse_form_data`](crate::disposition::ContentDisposition::parse_form_data): `\` literal, `%22` kept as
-//!   written, names not percent-decoded), no NUL in a header, `Content-Transfer-Encoding`
-//!   ignored; a repeated header: the last one counts.
+//!   web-platform-tests' `fetch/api/body/formdata-parsing.any.js` tests it, at commit
+//!   `59dabd58fc4cac475a56757843aa25a1ecba6743` (each of its cases is a vector of
+//!   `tests/vectors/multipart.json`, named after its test): the body starts with the first
+//!   delimiter (no preamble); transport padding after a delimiter and after the close
+//!   delimiter; after the close delimiter's CRLF, an epilogue (capped); a header line is a
+//!   token name, whitespace before and after it allowed, then `:` and a value, no NUL
+//!   anywhere in it (other controls are kept), and no folding; the `Content-Disposition` read
+//!   as browsers write it ([`ContentDisposition::parse_form_data`](crate::disposition::ContentDisposition::parse_form_data): `\` literal, `%22` kept as
+//!   written, names not percent-decoded, read as UTF-8 with U+FFFD for invalid bytes);
+//!   `Content-Transfer-Encoding` ignored; a repeated header: the last one counts; the
+//!   `Content-Type` as Fetch's "extract a MIME type" reads it ([`Part::mime_type`]).
 //! - [`Profile::Strict`]: RFC 7578 and RFC 2046 to the letter, no preamble nor epilogue:
 //!   header fields as RFC 9110 §5 writes them (no whitespace before the colon, no control
 //!   bytes), the `Content-Disposition` by RFC 6266's grammar ([`disposition::Profile::Strict`](crate::disposition::Profile::Strict),
@@ -54,6 +59,20 @@
 //! In every profile a part needs a `Content-Disposition` of type `form-data` with a `name`,
 //! header lines end with CRLF (a bare CR or LF is an error), and every limit of
 //! [`MultipartLimits`] is finite and checked before the bytes it governs are buffered.
+//!
+//! What Fetch's `FormData` makes of a part past the parser is the caller's, and the parser
+//! reports what it needs: a part with a filename is a `File` whose type is
+//! [`Part::mime_type`]'s serialization, the empty string when the part has a `Content-Type`
+//! that is not a MIME type ([`Part::content_type`] is `Some`, `mime_type` `None`: WPT
+//! "Parse Content-Type that is not a MIME type is ignored") and `text/plain` when it has
+//! none (both `None`: "Parse file part without Content-Type"); the body holds no
+//! modification date (the `File`'s `lastModified` is the `File` layer's: "Parse a file part's
+//! lastModified"); data is handed out as sent, and a value's bytes are then decoded as UTF-8
+//! with U+FFFD for invalid bytes ("Parse invalid UTF-8 in a value"). The request's
+//! `Content-Type` is read by [`boundary()`], which finds the boundary's bytes; Fetch reads
+//! that header as ISO-8859-1 text and looks for the boundary UTF-8 encoded ("Parse a
+//! non-ASCII boundary parameter"), so a caller that follows it transcodes a boundary with
+//! bytes above 0x7F before making the reader.
 //!
 //! ```
 //! use reqparse::body::multipart::{MultipartEvent, MultipartReader};

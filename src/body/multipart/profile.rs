@@ -9,7 +9,8 @@
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// The Fetch Standard's multipart/form-data parser (WPT `formdata-parsing`).
+    /// The Fetch Standard's multipart/form-data parser (WPT `formdata-parsing`, at commit
+    /// `59dabd58`).
     #[default]
     Fetch,
     /// RFC 7578 and RFC 2046 §5.1, without preamble or epilogue.
