@@ -112,18 +112,19 @@ pub(super) fn parse_grammar(
     h: &[u8],
     profile: Profile,
 ) -> Result<ContentDisposition<'_>, DispositionError> {
-    parse_grammar_with::<false>(h, profile)
+    parse_grammar_with::<false, false>(h, profile)
 }
 
 /// [`parse_grammar`]; with `LITERAL`, a `\` in a quoted string is an ordinary byte (HTML's
-/// multipart encoding sends it raw), not the start of a quoted-pair. (A const parameter: the
-/// usual reading pays nothing for the other.)
-pub(super) fn parse_grammar_with<const LITERAL: bool>(
+/// multipart encoding sends it raw), not the start of a quoted-pair; with `FOLDS`, a fold
+/// (see [`ows`]) is whitespace. (Const parameters: the usual reading pays nothing for the
+/// others.)
+pub(super) fn parse_grammar_with<const LITERAL: bool, const FOLDS: bool>(
     h: &[u8],
     profile: Profile,
 ) -> Result<ContentDisposition<'_>, DispositionError> {
     use DispositionErrorKind as K;
-    let start = skip(h, 0, WS);
+    let start = ows::<FOLDS>(h, 0);
     let end = run(h, start, TCHAR);
     let kind = slice(h, start..end);
     if end == h.len() && start == 0 && end > 0 {
@@ -144,7 +145,7 @@ pub(super) fn parse_grammar_with<const LITERAL: bool>(
     let mut seen = Seen::new();
     let mut tally = Tally::default();
     let mut pos = end;
-    while let Some((p, next)) = grammar_next_with::<LITERAL>(h, pos, profile)? {
+    while let Some((p, next)) = grammar_next_with::<LITERAL, FOLDS>(h, pos, profile)? {
         tally.add(h, &p)?;
         if profile == Profile::Strict {
             // A section name (`name*N`, `name*N*`) ends in a digit or `*`; only those are looked
@@ -173,25 +174,46 @@ fn after_value_error(h: &[u8], value_end: usize, pos: usize) -> DispositionError
     }
 }
 
+/// OWS from `pos`: SP and HTAB, and with `FOLDS` also folds, a line break (CRLF or LF)
+/// followed by SP or HTAB: a folded header value (RFC 5322 §2.2.3 obs-fold, which a
+/// multipart reader's lenient profile unfolds), whose folds fall where whitespace may (.NET's
+/// `HttpRuleParser.GetWhitespaceLength` takes CRLF SP the same way).
+#[inline(always)]
+fn ows<const FOLDS: bool>(h: &[u8], pos: usize) -> usize {
+    let mut at = skip(h, pos, WS);
+    if FOLDS {
+        loop {
+            let nl = match h.get(at..) {
+                Some([b'\r', b'\n', b' ' | b'\t', ..]) => 2,
+                Some([b'\n', b' ' | b'\t', ..]) => 1,
+                _ => break,
+            };
+            at = skip(h, at + nl, WS);
+        }
+    }
+    at
+}
+
 /// One `OWS ";" OWS parameter` step starting at `pos` (just after the type or a value).
 /// `Ok(None)` at the end of the header. With `LITERAL`, `\` is an ordinary byte in quoted
-/// strings (see [`parse_grammar_with`]). Always inlined: in the parse loop the parameter
-/// stays in registers instead of going through a returned `Result<Option<..>>`.
+/// strings, with `FOLDS` a fold is whitespace (see [`parse_grammar_with`]). Always inlined:
+/// in the parse loop the parameter stays in registers instead of going through a returned
+/// `Result<Option<..>>`.
 #[inline(always)]
-pub(super) fn grammar_next_with<const LITERAL: bool>(
+pub(super) fn grammar_next_with<const LITERAL: bool, const FOLDS: bool>(
     h: &[u8],
     pos: usize,
     profile: Profile,
 ) -> Result<Option<(Param<'_>, usize)>, DispositionError> {
     use DispositionErrorKind as K;
-    let mut at = skip(h, pos, WS);
+    let mut at = ows::<FOLDS>(h, pos);
     match h.get(at) {
         None => return Ok(None),
         Some(b';') => {}
         Some(_) => return Err(after_value_error(h, pos, at)),
     }
     let semi = at;
-    at = skip(h, at + 1, WS);
+    at = ows::<FOLDS>(h, at + 1);
     let name_start = at;
     at = run(h, at, TCHAR);
     if at == name_start {
@@ -204,7 +226,7 @@ pub(super) fn grammar_next_with<const LITERAL: bool>(
     }
     let name = slice(h, name_start..at);
     let name_end = at;
-    at = skip(h, at, WS);
+    at = ows::<FOLDS>(h, at);
     if h.get(at) != Some(&b'=') {
         // ASP.NET keeps `name` without a value (NameValueHeaderValue with a null value).
         if profile == Profile::DotNet && matches!(h.get(at), None | Some(b';')) {
@@ -226,7 +248,7 @@ pub(super) fn grammar_next_with<const LITERAL: bool>(
             _ => err(K::MissingEquals, at),
         });
     }
-    at = skip(h, at + 1, WS);
+    at = ows::<FOLDS>(h, at + 1);
     let value_start = at;
     let (quoting, high) = if h.get(at) == Some(&b'"') {
         let (end, escaped, high) = quoted_end::<LITERAL>(h, at, profile)?;
@@ -417,7 +439,7 @@ fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> Names {
         names: [(0, 0); MAX_PARAMS],
     };
     for index in 0..n {
-        let Ok(Some((p, next))) = grammar_next_with::<false>(h, pos, Profile::Strict) else {
+        let Ok(Some((p, next))) = grammar_next_with::<false, false>(h, pos, Profile::Strict) else {
             break;
         };
         table.push(index, p.offset(), name_hash(p.name));
@@ -428,6 +450,25 @@ fn earlier_names(h: &[u8], mut pos: usize, n: usize) -> Names {
 
 #[cfg(test)]
 mod tests {
+    /// With `FOLDS` (a lenient multipart part's folded header), a line break followed by SP or
+    /// HTAB is whitespace wherever OWS is, and what a quoted string holds; without, an error.
+    #[test]
+    fn folds_are_whitespace_only_when_asked() {
+        use super::super::{ContentDisposition, Profile};
+        let h = b"form-data;\r\n name=\"a\r\n b\"\n\t; filename\r\n =\r\n\t\"f.txt\"";
+        let cd = ContentDisposition::parse_folded(h).unwrap();
+        assert_eq!(cd.param("name").as_deref(), Some("a\r\n b"));
+        assert_eq!(cd.filename().as_deref(), Some("f.txt"));
+        assert_eq!(
+            cd.into_owned().get().param("filename").as_deref(),
+            Some("f.txt")
+        );
+        assert!(ContentDisposition::parse(h, Profile::DotNet).is_err());
+        // A line break not followed by whitespace is no fold.
+        let e = ContentDisposition::parse_folded(b"form-data;\r\nname=a").unwrap_err();
+        assert_eq!(e.offset, 10);
+    }
+
     use super::*;
     use crate::percent::ATTR_CHAR;
 
@@ -473,7 +514,9 @@ mod tests {
             b"attachment; FILENAME; filename=x",
         ] {
             let mut pos = run(h, 0, TCHAR);
-            while let Ok(Some((p, next))) = grammar_next_with::<false>(h, pos, Profile::DotNet) {
+            while let Ok(Some((p, next))) =
+                grammar_next_with::<false, false>(h, pos, Profile::DotNet)
+            {
                 let at = crate::bytes::offset_in(h, p.raw);
                 assert!(at.is_some(), "{h:?}: {:?}", p.name);
                 pos = next;

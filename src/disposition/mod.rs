@@ -407,6 +407,8 @@ pub struct ContentDisposition<'a> {
     found: Found,
     /// Read by [`ContentDisposition::parse_form_data`]: `\` literal in quoted strings.
     literal: bool,
+    /// Read by [`ContentDisposition::parse_folded`]: folds are whitespace.
+    folds: bool,
 }
 
 impl<'a> ContentDisposition<'a> {
@@ -465,8 +467,21 @@ impl<'a> ContentDisposition<'a> {
         if header.len() > MAX_HEADER_LEN {
             return Err(err(DispositionErrorKind::TooLong, MAX_HEADER_LEN));
         }
-        let mut cd = parse_grammar_with::<true>(header, Profile::DotNet)?;
+        let mut cd = parse_grammar_with::<true, false>(header, Profile::DotNet)?;
         cd.literal = true;
+        Ok(cd)
+    }
+
+    /// [`parse`](Self::parse) with [`Profile::DotNet`] of a folded header value (a multipart
+    /// part's, which the lenient profile unfolds): a line break (CRLF or LF) followed by SP
+    /// or HTAB is whitespace where whitespace may be, and part of a quoted string's value in
+    /// one (the caller unfolds such values).
+    pub(crate) fn parse_folded(header: &'a [u8]) -> Result<Self, DispositionError> {
+        if header.len() > MAX_HEADER_LEN {
+            return Err(err(DispositionErrorKind::TooLong, MAX_HEADER_LEN));
+        }
+        let mut cd = parse_grammar_with::<false, true>(header, Profile::DotNet)?;
+        cd.folds = true;
         Ok(cd)
     }
 
@@ -568,6 +583,7 @@ impl<'a> ContentDisposition<'a> {
             left: usize::from(self.count),
             profile: self.profile,
             literal: self.literal,
+            folds: self.folds,
         }
     }
 
@@ -734,6 +750,7 @@ impl Tally {
             profile,
             found: self.found,
             literal: false,
+            folds: false,
         }
     }
 }
@@ -756,6 +773,7 @@ pub struct Params<'a> {
     left: usize,
     profile: Profile,
     literal: bool,
+    folds: bool,
 }
 
 impl<'a> Iterator for Params<'a> {
@@ -767,10 +785,17 @@ impl<'a> Iterator for Params<'a> {
         }
         let step = match self.profile {
             Profile::Browser => browser_next(self.header, self.pos),
-            _ if self.literal => grammar_next_with::<true>(self.header, self.pos, self.profile)
-                .ok()
-                .flatten(),
-            _ => grammar_next_with::<false>(self.header, self.pos, self.profile)
+            _ if self.literal => {
+                grammar_next_with::<true, false>(self.header, self.pos, self.profile)
+                    .ok()
+                    .flatten()
+            }
+            _ if self.folds => {
+                grammar_next_with::<false, true>(self.header, self.pos, self.profile)
+                    .ok()
+                    .flatten()
+            }
+            _ => grammar_next_with::<false, false>(self.header, self.pos, self.profile)
                 .ok()
                 .flatten(),
         };

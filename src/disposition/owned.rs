@@ -122,6 +122,7 @@ impl<'a> ContentDisposition<'a> {
             profile: self.profile,
             found: self.found,
             literal: self.literal,
+            folds: self.folds,
         }
     }
 }

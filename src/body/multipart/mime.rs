@@ -50,20 +50,22 @@ pub struct MimeType<'a> {
 
 impl<'a> MimeType<'a> {
     /// The MIME type of a `Content-Type` whose values (each field's value without surrounding
-    /// whitespace, in order) are `fields`; `None` when no value is a MIME type (or there is
-    /// none). Borrowed from the winning value when its serialization is that value.
+    /// whitespace, in order; a folded one unfolded first) are `fields`; `None` when no value is
+    /// a MIME type (or there is none). Borrowed from the winning value when its serialization
+    /// is that value.
     pub(super) fn from_fields<I>(fields: I) -> Option<MimeType<'a>>
     where
         I: Iterator<Item = &'a [u8]> + Clone,
     {
-        if needs_joining(fields.clone()) {
-            // The values as one combined value, as Fetch's header list holds them.
+        let folded = fields.clone().any(|f| memchr::memchr(b'\n', f).is_some());
+        if folded || needs_joining(fields.clone()) {
+            // The values (unfolded) as one combined value, as Fetch's header list holds them.
             let mut combined = Vec::new();
             for (i, field) in fields.enumerate() {
                 if i > 0 {
                     combined.extend_from_slice(b", ");
                 }
-                combined.extend_from_slice(field);
+                combined.extend_from_slice(&super::unfold(field));
             }
             return extract(Split::new(&combined)).map(MimeType::into_owned);
         }

@@ -54,7 +54,12 @@
 //!   §4.7), transport padding (spaces and tabs after a boundary) allowed.
 //! - [`Profile::Lenient`]: what busboy and ASP.NET Core's `MultipartReader` accept: a preamble
 //!   and an epilogue (each capped), transport padding, the `Content-Disposition` as
-//!   [`disposition::Profile::DotNet`](crate::disposition::Profile::DotNet) reads it.
+//!   [`disposition::Profile::DotNet`] reads it, and folded header fields as busboy reads them
+//!   (RFC 5322 §2.2.3 obs-fold: a line starting with SP or HTAB after a field continues it;
+//!   [`unfold`] makes each fold one SP, as [`Part::name`], [`Part::filename`] and
+//!   [`Part::mime_type`] do, and the `Content-Disposition` reads a fold as whitespace).
+//!   Fetch and Strict refuse a folded field (a line without a colon, or not starting with a
+//!   token).
 //!
 //! In every profile a part needs a `Content-Disposition` of type `form-data` with a `name`,
 //! header lines end with CRLF (a bare CR or LF is an error), and every limit of
@@ -130,7 +135,7 @@ use content_type::check_boundary;
 pub use error::{MultipartError, MultipartErrorKind, MultipartLimit, MultipartLimits};
 pub use filename::Filename;
 pub use mime::{MimeParameters, MimeType};
-pub use part::{Headers, MultipartEvent, Part};
+pub use part::{unfold, Headers, MultipartEvent, Part};
 pub use profile::Profile;
 pub use write::{write, write_into, written_len, WriteError, WritePart};
 
@@ -725,13 +730,20 @@ impl MultipartReader {
             if text.is_empty() {
                 return Ok((lf + 1, Ev::Part(line)));
             }
-            if lines == self.limits.max_headers {
-                return Err(self.limit_at(line, MultipartLimit::Headers));
+            // (Lenient) A line starting with SP or HTAB after a field continues it (RFC 5322
+            // §2.2.3 obs-fold; busboy reads `Content-Type: \r\n text/plain`): the same field.
+            let continued = self.profile == Profile::Lenient
+                && lines > 0
+                && text.first().is_some_and(|&b| is(b, WS));
+            if !continued {
+                if lines == self.limits.max_headers {
+                    return Err(self.limit_at(line, MultipartLimit::Headers));
+                }
+                if let Err(at) = check_field(text, self.profile) {
+                    return Err(self.error_at(line + at, MultipartErrorKind::InvalidHeader));
+                }
+                lines += 1;
             }
-            if let Err(at) = check_field(text, self.profile) {
-                return Err(self.error_at(line + at, MultipartErrorKind::InvalidHeader));
-            }
-            lines += 1;
             line = lf + 1;
             from = line;
         }

@@ -108,13 +108,14 @@ impl<'a> Part<'a> {
         let mut found: Option<(ContentDisposition<'a>, usize, Span)> = None;
         let mut content_type = None;
         let mut at = 0;
-        while let Some((start, line, next)) = next_line(block, at) {
+        let folds = profile == Profile::Lenient;
+        while let Some((start, line, next)) = next_field(block, at, folds) {
             at = next;
             let colon = memchr::memchr(b':', line).unwrap_or(line.len());
             let name = trim(slice(line, ..colon));
             let value_at = start + colon + 1;
             let raw = slice(line, (colon + 1).min(line.len())..);
-            let lead = raw.iter().take_while(|&&b| is(b, WS)).count();
+            let lead = raw.iter().take_while(|&&b| is_space(b)).count();
             let value = trim(raw);
             let value_at = value_at + lead;
             let strict = profile == Profile::Strict;
@@ -199,14 +200,15 @@ impl<'a> Part<'a> {
         }
         if self.name_as_written {
             if let Ok(name) = core::str::from_utf8(self.name_bytes()) {
-                return Cow::Borrowed(name);
+                return unfold_text(Cow::Borrowed(name), self.profile);
             }
         }
         // Quoted-pairs or ISO-8859-1: the parser's reading (the part has a `name`).
         let disposition = self.disposition().ok();
-        disposition
+        let name = disposition
             .and_then(|d| d.find("name"))
-            .map_or(Cow::Borrowed(""), |p| p.value())
+            .map_or(Cow::Borrowed(""), |p| p.value());
+        unfold_text(name, self.profile)
     }
 
     /// The `name` parameter's bytes as written, without its quotes (quoted-pairs not
@@ -246,12 +248,13 @@ impl<'a> Part<'a> {
             .find("filename")
             .or_else(|| disposition.find("filename*"))
             .map_or(&[][..], |p| unquote(p.raw_value_bytes()));
-        Some(Filename::new(value, raw))
+        Some(Filename::new(unfold_text(value, self.profile), raw))
     }
 
-    /// The `Content-Type` value as sent, without surrounding whitespace; `None` when the part
-    /// has none (RFC 7578 §4.4: `text/plain` for a value, what the application decides for a
-    /// file).
+    /// The `Content-Type` value as sent, without surrounding whitespace (of the last
+    /// `Content-Type` field when there are several; a folded value, [`Profile::Lenient`], with
+    /// its folds: see [`unfold`](super::unfold)); `None` when the part has none (RFC 7578
+    /// §4.4: `text/plain` for a value, what the application decides for a file).
     ///
     /// ```
     /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
@@ -315,7 +318,9 @@ impl<'a> Part<'a> {
     }
 
     /// The header fields as sent: `(name, value)` pairs, the value without surrounding
-    /// whitespace, in order.
+    /// whitespace, in order. [`Profile::Lenient`]: a folded field is one pair, its value with
+    /// its folds as sent (line breaks and the whitespace after them: see
+    /// [`unfold`](super::unfold)).
     ///
     /// ```
     /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
@@ -330,11 +335,12 @@ impl<'a> Part<'a> {
         Headers {
             rest: self.block,
             at: 0,
+            folds: self.profile == Profile::Lenient,
         }
     }
 
     /// The header block as sent, each line with its CRLF, without the empty line that ends
-    /// it.
+    /// it (folded lines as sent).
     ///
     /// ```
     /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};
@@ -377,7 +383,8 @@ impl<'a> Part<'a> {
     }
 }
 
-/// A part's `Content-Disposition` value, by the profile's parser.
+/// A part's `Content-Disposition` value, by the profile's parser: Lenient's may be folded,
+/// its folds whitespace where whitespace may be.
 fn parse_disposition(
     value: &[u8],
     profile: Profile,
@@ -385,8 +392,57 @@ fn parse_disposition(
     match profile {
         Profile::Fetch => ContentDisposition::parse_form_data(value),
         Profile::Strict => ContentDisposition::parse(value, disposition::Profile::Strict),
+        Profile::Lenient if memchr::memchr(b'\n', value).is_some() => {
+            ContentDisposition::parse_folded(value)
+        }
         Profile::Lenient => ContentDisposition::parse(value, disposition::Profile::DotNet),
     }
+}
+
+/// A folded header value unfolded (RFC 5322 §2.2.3 obs-fold, as RFC 9112 §5.2 replaces it):
+/// each line break (CRLF, or LF in a body whose lines end in LF) followed by SP or HTAB, with
+/// the whitespace around it, is one SP. Borrowed when there is no line break.
+///
+/// A part's header block holds folds only in [`Profile::Lenient`]: [`Part::headers`] and
+/// [`Part::content_type`] hand out such values as sent; [`Part::name`], [`Part::filename`]
+/// and [`Part::mime_type`] unfold them.
+///
+/// ```
+/// use reqparse::body::multipart::unfold;
+/// assert_eq!(unfold(b"form-data; \r\n\t name=a"), &b"form-data; name=a"[..]);
+/// assert_eq!(unfold(b"text/plain"), &b"text/plain"[..]);
+/// ```
+pub fn unfold(value: &[u8]) -> Cow<'_, [u8]> {
+    let Some(first) = memchr::memchr(b'\n', value) else {
+        return Cow::Borrowed(value);
+    };
+    let mut out = alloc::vec::Vec::with_capacity(value.len());
+    let mut rest = value;
+    let mut nl = Some(first);
+    while let Some(lf) = nl {
+        // The whitespace (and CR) before the LF, and the whitespace after it: one SP.
+        let before = slice(rest, ..lf);
+        let kept = before.len() - before.iter().rev().take_while(|&&b| is_space(b)).count();
+        out.extend_from_slice(slice(before, ..kept));
+        // Folds with only whitespace between them: one SP for all.
+        if kept > 0 || out.last() != Some(&b' ') {
+            out.push(b' ');
+        }
+        let after = slice(rest, lf + 1..);
+        rest = slice(after, after.iter().take_while(|&&b| is(b, WS)).count()..);
+        nl = memchr::memchr(b'\n', rest);
+    }
+    out.extend_from_slice(rest);
+    Cow::Owned(out)
+}
+
+/// Text of a header value unfolded ([`unfold`]): Lenient's may be folded.
+fn unfold_text(text: Cow<'_, str>, profile: Profile) -> Cow<'_, str> {
+    if profile != Profile::Lenient || !text.contains('\n') {
+        return text;
+    }
+    // Unfolding replaces ASCII bytes with a space: the text stays UTF-8.
+    Cow::Owned(String::from_utf8_lossy(&unfold(text.as_bytes())).into_owned())
 }
 
 /// A quoted value without its quotes; anything else as it is.
@@ -411,13 +467,15 @@ fn unquote(raw: &[u8]) -> &[u8] {
 pub struct Headers<'a> {
     rest: &'a [u8],
     at: usize,
+    /// (Lenient) A line that starts with SP or HTAB continues the field before it.
+    folds: bool,
 }
 
 impl<'a> Iterator for Headers<'a> {
     type Item = (&'a [u8], &'a [u8]);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (_, line, next) = next_line(self.rest, self.at)?;
+        let (_, line, next) = next_field(self.rest, self.at, self.folds)?;
         self.at = next;
         // Every line was checked when the block was read: it has a colon.
         let colon = memchr::memchr(b':', line).unwrap_or(line.len());
@@ -439,15 +497,35 @@ fn next_line(block: &[u8], at: usize) -> Option<(usize, &[u8], usize)> {
     Some((at, slice(rest, ..end), at + lf + 1))
 }
 
-/// `bytes` without leading and trailing SP and HTAB.
+/// The field of `block` that starts at `at`: its line and, with `folds`, the lines that
+/// continue it (each starting with SP or HTAB), without the last one's line break: `(start,
+/// field, next start)`.
+fn next_field(block: &[u8], at: usize, folds: bool) -> Option<(usize, &[u8], usize)> {
+    let (start, mut field, mut next) = next_line(block, at)?;
+    while folds && block.get(next).is_some_and(|&b| is(b, WS)) {
+        let Some((_, line, after)) = next_line(block, next) else {
+            break;
+        };
+        field = slice(block, start..next + line.len());
+        next = after;
+    }
+    Some((start, field, next))
+}
+
+/// SP, HTAB, and the CR and LF of a fold (the only line breaks inside a field).
+fn is_space(b: u8) -> bool {
+    is(b, WS) || b == b'\r' || b == b'\n'
+}
+
+/// `bytes` without leading and trailing SP and HTAB (and folds).
 fn trim(bytes: &[u8]) -> &[u8] {
     let start = bytes
         .iter()
-        .position(|&b| !is(b, WS))
+        .position(|&b| !is_space(b))
         .unwrap_or(bytes.len());
     let end = bytes
         .iter()
-        .rposition(|&b| !is(b, WS))
+        .rposition(|&b| !is_space(b))
         .map_or(start, |i| i + 1);
     slice(bytes, start..end)
 }
