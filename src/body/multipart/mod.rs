@@ -59,10 +59,15 @@
 //!   [`unfold`] makes each fold one SP, as [`Part::name`], [`Part::filename`] and
 //!   [`Part::mime_type`] do, and the `Content-Disposition` reads a fold as whitespace).
 //!   Fetch and Strict refuse a folded field (a line without a colon, or not starting with a
-//!   token).
+//!   token). And bodies whose lines end in LF, as old clients send them and Go's
+//!   `mime/multipart` and werkzeug read them: the first delimiter line's ending decides (as
+//!   Go's reader does), and then every line break of the body is LF: the delimiter is
+//!   `LF--boundary` (a CR before it is data), a header line ends in LF (a CR in it is an
+//!   error), and so on; Fetch and Strict refuse the LF after the first boundary.
 //!
 //! In every profile a part needs a `Content-Disposition` of type `form-data` with a `name`,
-//! header lines end with CRLF (a bare CR or LF is an error), and every limit of
+//! header lines end with CRLF (a bare CR or LF is an error; Lenient: LF throughout a body
+//! whose first delimiter line ends in LF), and every limit of
 //! [`MultipartLimits`] is finite and checked before the bytes it governs are buffered.
 //!
 //! What Fetch's `FormData` makes of a part past the parser is the caller's, and the parser
@@ -115,7 +120,7 @@
 use super::grammar::{is, FIELD, TOKEN, WS};
 use super::{find_byte, Step};
 use crate::bytes::slice;
-use search::DelimiterSearch;
+use search::{partial_at_end, DelimiterSearch};
 
 mod content_type;
 mod error;
@@ -169,6 +174,9 @@ enum State {
     /// In a part's data; the input fed starts with the first `held` bytes of the delimiter
     /// (held back by the last call: only what follows them is new).
     Data { held: usize },
+    /// (Lenient) In a part's data, in a body whose lines end in LF: its delimiter is
+    /// `LF--boundary`, searched for by [`MultipartReader::lf`].
+    LfData,
     /// After the close delimiter.
     Close,
     /// (Fetch, Strict) After the CRLF that may follow the close delimiter: the epilogue
@@ -226,6 +234,9 @@ type Moved = (usize, Ev);
 pub struct MultipartReader {
     /// The delimiter (`CRLF--boundary`) and its searchers.
     search: DelimiterSearch,
+    /// (Lenient) The searcher of `LF--boundary`, once the first delimiter line has ended in
+    /// LF: the body's lines end in LF, and its parts' data end at that delimiter.
+    lf: Option<memchr::memmem::Finder<'static>>,
     profile: Profile,
     limits: MultipartLimits,
     state: State,
@@ -242,7 +253,8 @@ pub struct MultipartReader {
 impl MultipartReader {
     /// A reader at the start of a body whose boundary (the `boundary` parameter of its
     /// `Content-Type`, unquoted) is `boundary`. Builds the delimiter's searcher once: the
-    /// only allocation the reader makes.
+    /// only allocation the reader makes (but, [`Profile::Lenient`], a second searcher for a
+    /// body whose lines end in LF, when its first delimiter line shows it).
     ///
     /// # Errors
     /// [`MultipartErrorKind::InvalidBoundary`] for an empty boundary, one holding CR or LF,
@@ -269,6 +281,7 @@ impl MultipartReader {
         delimiter.extend_from_slice(boundary);
         Ok(MultipartReader {
             search: DelimiterSearch::new(&delimiter),
+            lf: None,
             profile,
             limits,
             state: State::Start,
@@ -363,7 +376,9 @@ impl MultipartReader {
         self.state == State::Done
     }
 
-    /// The delimiter the reader looks for in a part's data: CRLF, `--` and the boundary.
+    /// The delimiter the reader looks for in a part's data: CRLF, `--` and the boundary (LF,
+    /// `--` and the boundary once a [`Profile::Lenient`] body's first delimiter line has ended
+    /// in LF).
     ///
     /// ```
     /// use reqparse::body::multipart::MultipartReader;
@@ -372,7 +387,10 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn delimiter(&self) -> &[u8] {
-        self.search.delimiter()
+        match &self.lf {
+            Some(lf) => lf.needle(),
+            None => self.search.delimiter(),
+        }
     }
 
     /// Whether the reader is in a part's data (its header block read and its first bytes,
@@ -390,7 +408,7 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn in_data(&self) -> bool {
-        matches!(self.state, State::Data { .. })
+        matches!(self.state, State::Data { .. } | State::LfData)
     }
 
     /// Takes `n` bytes of the current part's data as read, without seeing them: for a caller
@@ -400,7 +418,9 @@ impl MultipartReader {
     /// end with a prefix of one: exactly when [`decode`](Self::decode) would hand them out as
     /// [`MultipartEvent::Data`]. Answers `false`, and changes nothing, when the reader is not
     /// in a part's data or a limit would stop the data within those bytes: `decode` then
-    /// reads them, to the same data and the same error at the same offset.
+    /// reads them, to the same data and the same error at the same offset. So too in a body
+    /// whose lines end in LF ([`Profile::Lenient`]), which `decode` alone reads (its delimiter
+    /// starts with LF, where a caller's search may take CR for granted).
     ///
     /// ```
     /// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
@@ -414,7 +434,7 @@ impl MultipartReader {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn skip_data(&mut self, n: u64) -> bool {
-        if !self.in_data() {
+        if !matches!(self.state, State::Data { .. }) {
             return false;
         }
         if n > self.data_budget().0 {
@@ -469,7 +489,7 @@ impl MultipartReader {
             consumed: 0,
             event: None,
         };
-        let n = self.delimiter().len();
+        let n = self.search.delimiter().len();
         match &mut self.state {
             State::Headers {
                 line,
@@ -533,6 +553,7 @@ impl MultipartReader {
             let rest = slice(input, consumed..);
             let (used, ev) = match self.state {
                 State::Data { held } => self.data(rest, held)?,
+                State::LfData => self.lf_data(rest)?,
                 State::DataStart => self.data_start(rest, eof),
                 State::Start => self.start(rest, eof)?,
                 State::Preamble => self.preamble(rest)?,
@@ -601,7 +622,7 @@ impl MultipartReader {
 
     /// The first `--boundary`, at the very start of the body.
     fn start(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
-        let dash = slice(self.delimiter(), 2..);
+        let dash = slice(self.search.delimiter(), 2..);
         let n = rest.len().min(dash.len());
         let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
         let whole = n == dash.len();
@@ -621,11 +642,14 @@ impl MultipartReader {
         }
     }
 
-    /// (Lenient) Skips the preamble up to the first `CRLF--boundary`.
+    /// (Lenient) Skips the preamble up to the first line that starts with `--boundary`: up to
+    /// its `LF--boundary` (the line before it may end in CRLF or LF: the line after the
+    /// boundary tells which the body's lines end in).
     fn preamble(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
-        let (skip, found) = match self.search.memmem(rest) {
+        let needle = slice(self.search.delimiter(), 1..);
+        let (skip, found) = match memchr::memmem::find(rest, needle) {
             Some(at) => (at, true),
-            None => (rest.len() - self.search.partial(rest), false),
+            None => (rest.len() - partial_at_end(rest, needle), false),
         };
         let budget = self.limits.max_preamble_bytes - self.outside;
         if skip > budget {
@@ -638,39 +662,30 @@ impl MultipartReader {
         }
         self.outside = 0;
         self.state = State::AfterBoundary { padding: 0 };
-        Ok((skip + self.delimiter().len(), Ev::On))
+        Ok((skip + needle.len(), Ev::On))
     }
 
     /// After a boundary: `--` (the close delimiter), or transport padding and CRLF (a part).
+    /// (Lenient) LF instead of CRLF after the first boundary: the body's lines end in LF (as
+    /// Go's `mime/multipart` decides, on the first delimiter line; werkzeug reads them too),
+    /// and from there every line break is LF: its delimiter `LF--boundary`, its header lines'.
     fn after_boundary(&mut self, rest: &[u8], padding: usize) -> Result<Moved, MultipartError> {
         let invalid = |at| Err(self.error_at(at, MultipartErrorKind::InvalidDelimiter));
+        let lf = self.lf.is_some();
         match rest {
-            [] | [b'-'] | [b'\r'] => Ok((0, Ev::More)),
+            [] | [b'-'] => Ok((0, Ev::More)),
+            [b'\r'] if !lf => Ok((0, Ev::More)),
             [b'-', b'-', ..] if padding == 0 => {
                 self.state = State::Close;
                 Ok((2, Ev::On))
             }
-            [b'\r', b'\n', ..] => {
-                if self.parts == self.limits.max_parts {
-                    return Err(self.limit_at(0, MultipartLimit::Parts));
-                }
-                // The block starts past the CRLF (`decode` refuses it if the body limit does).
-                let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
-                let body_budget = (self.limits.max_body_bytes - self.position).saturating_sub(2);
-                let (window, limit) = if (header_budget as u64) <= body_budget {
-                    (header_budget, MultipartLimit::HeaderBytes)
-                } else {
-                    // Smaller than a usize header budget, so it fits.
-                    (body_budget as usize, MultipartLimit::BodyBytes)
-                };
-                self.state = State::Headers {
-                    line: 0,
-                    scanned: 0,
-                    lines: 0,
-                    window,
-                    limit,
-                };
-                Ok((2, Ev::On))
+            [b'\r', b'\n', ..] if !lf => self.header_block(padding, 2),
+            [b'\n', ..] if lf => self.header_block(padding, 1),
+            [b'\n', ..] if self.profile == Profile::Lenient && self.parts == 0 => {
+                // The first delimiter line ends in LF: so does every line of the body.
+                let delimiter = slice(self.search.delimiter(), 1..);
+                self.lf = Some(memchr::memmem::Finder::new(delimiter).into_owned());
+                self.header_block(padding, 1)
             }
             [b' ' | b'\t', ..] => {
                 // Transport padding (RFC 2046 §5.1.1; WPT formdata-parsing "Parse transport
@@ -686,9 +701,34 @@ impl MultipartReader {
                 };
                 Ok((n, Ev::On))
             }
-            [b'\r', _, ..] => invalid(1),
+            [b'\r', _, ..] if !lf => invalid(1),
             _ => invalid(0),
         }
+    }
+
+    /// The line break (`nl` bytes) after a delimiter and its `padding`: a part's header block
+    /// comes next.
+    fn header_block(&mut self, padding: usize, nl: usize) -> Result<Moved, MultipartError> {
+        if self.parts == self.limits.max_parts {
+            return Err(self.limit_at(0, MultipartLimit::Parts));
+        }
+        // The block starts past the line break (`decode` refuses it if the body limit does).
+        let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
+        let body_budget = (self.limits.max_body_bytes - self.position).saturating_sub(nl as u64);
+        let (window, limit) = if (header_budget as u64) <= body_budget {
+            (header_budget, MultipartLimit::HeaderBytes)
+        } else {
+            // Smaller than a usize header budget, so it fits.
+            (body_budget as usize, MultipartLimit::BodyBytes)
+        };
+        self.state = State::Headers {
+            line: 0,
+            scanned: 0,
+            lines: 0,
+            window,
+            limit,
+        };
+        Ok((nl, Ev::On))
     }
 
     /// A part's header block: checks each line as it completes and hands out the part when
@@ -720,10 +760,15 @@ impl MultipartReader {
                 };
                 return Ok((0, Ev::More));
             };
-            if lf == line || seen.get(lf - 1) != Some(&b'\r') {
+            // The line's end: its CRLF, or in a body whose lines end in LF, its LF.
+            let end = if self.lf.is_some() {
+                lf
+            } else if lf == line || seen.get(lf - 1) != Some(&b'\r') {
                 return Err(self.error_at(lf, MultipartErrorKind::BareLf));
-            }
-            let text = slice(seen, line..lf - 1);
+            } else {
+                lf - 1
+            };
+            let text = slice(seen, line..end);
             if let Some(cr) = memchr::memchr(b'\r', text) {
                 return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
             }
@@ -768,7 +813,7 @@ impl MultipartReader {
     /// that begins with `--boundary` is the delimiter (RFC 2046 §5.1.1 forbids it in a part,
     /// and [`write()`] refuses it).
     fn data_start(&mut self, rest: &[u8], eof: bool) -> Moved {
-        let dash = slice(self.delimiter(), 2..);
+        let dash = slice(self.search.delimiter(), 2..);
         if rest.starts_with(dash) {
             let n = dash.len();
             self.state = State::AfterBoundary { padding: 0 };
@@ -778,7 +823,11 @@ impl MultipartReader {
             // A prefix of `--boundary` so far (`rest` is not empty: `decode` answers that).
             return (0, Ev::More);
         }
-        self.state = State::Data { held: 0 };
+        self.state = if self.lf.is_some() {
+            State::LfData
+        } else {
+            State::Data { held: 0 }
+        };
         (0, Ev::On)
     }
 
@@ -786,7 +835,7 @@ impl MultipartReader {
     /// `held`: the input starts with that many bytes of the delimiter, held back by the last
     /// call (on 1-byte reads, a delimiter arriving costs a compare of each byte once).
     fn data(&mut self, rest: &[u8], held: usize) -> Result<Moved, MultipartError> {
-        let delimiter = self.delimiter();
+        let delimiter = self.search.delimiter();
         let n = delimiter.len();
         if held > 0 && rest.len() >= held {
             let upto = rest.len().min(n);
@@ -839,6 +888,36 @@ impl MultipartReader {
             // The rest, fed again with what follows, starts with the held tail.
             self.state = State::Data { held: hold };
         }
+        self.part_bytes += take as u64;
+        Ok((take, Ev::Data))
+    }
+
+    /// (Lenient) A part's data up to the next `LF--boundary`, in a body whose lines end in
+    /// LF; the bytes that may begin one are held back (and looked at again with what
+    /// follows: such bodies are rare, and [`Self::data`] keeps its ways to itself).
+    fn lf_data(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
+        let Some(finder) = &self.lf else {
+            // Only entered once the searcher is made.
+            return Ok((0, Ev::More));
+        };
+        let n = finder.needle().len();
+        let take = match finder.find(rest) {
+            Some(0) => {
+                self.state = State::AfterBoundary { padding: 0 };
+                return Ok((n, Ev::PartEnd));
+            }
+            Some(at) => at,
+            None => rest.len() - partial_at_end(rest, finder.needle()),
+        };
+        if take == 0 {
+            return Ok((0, Ev::More));
+        }
+        // As in `data`: what the limits allow, the byte past them refused by the next call.
+        let (budget, limit) = self.data_budget();
+        if budget == 0 {
+            return Err(self.limit_at(0, limit));
+        }
+        let take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
         self.part_bytes += take as u64;
         Ok((take, Ev::Data))
     }

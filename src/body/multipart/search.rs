@@ -20,7 +20,7 @@ use crate::bytes::slice;
 #[derive(Clone, Debug)]
 pub(super) struct DelimiterSearch {
     /// `CRLF--boundary`; memmem's searcher for the stretches where Horspool's shifts are
-    /// short, and for the preamble.
+    /// short.
     finder: Finder<'static>,
     /// Horspool's shift for each byte ending a delimiter-long window that is not the
     /// delimiter: how far the next possible start is (see [`Self::horspool_find`]).
@@ -43,12 +43,6 @@ impl DelimiterSearch {
     #[inline]
     pub(super) fn delimiter(&self) -> &[u8] {
         self.finder.needle()
-    }
-
-    /// The first delimiter in `rest` by memmem alone: for input read once and seldom (the
-    /// preamble), where the tables' search buys nothing.
-    pub(super) fn memmem(&self, rest: &[u8]) -> Option<usize> {
-        self.finder.find(rest)
     }
 
     /// How many bytes at the end of `rest` could begin the delimiter.
@@ -193,6 +187,25 @@ fn partial_delimiter(rest: &[u8], delimiter: &[u8]) -> usize {
     };
     let tail = slice(rest, from + cr..);
     if delimiter.starts_with(tail) {
+        tail.len()
+    } else {
+        0
+    }
+}
+
+/// How many bytes at the end of `rest` could begin `needle`, whose first byte it holds
+/// nowhere else (`LF--boundary`, `--boundary` after a preamble's LF): any needle, where
+/// [`partial_delimiter`] is the data path's, for its CR.
+pub(super) fn partial_at_end(rest: &[u8], needle: &[u8]) -> usize {
+    let Some(&first) = needle.first() else {
+        return 0;
+    };
+    let from = rest.len().saturating_sub(needle.len() - 1);
+    let Some(at) = memchr::memrchr(first, slice(rest, from..)) else {
+        return 0;
+    };
+    let tail = slice(rest, from + at..);
+    if needle.starts_with(tail) {
         tail.len()
     } else {
         0

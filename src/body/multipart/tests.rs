@@ -76,12 +76,16 @@ fn boundaries() {
 /// of the body.
 #[test]
 fn small_step_is_steps() {
-    let bodies: [&[u8]; 3] = [
+    let bodies: [&[u8]; 5] = [
         b"--b\r\nContent-Disposition: form-data; name=a\r\nX: y\r\n\r\n12\r\n-\r\n--x\r\r\n--b\r\n\
           Content-Disposition: form-data; name=f; filename=z\r\n\r\n\r\n--b--\r\n",
         b"--b\r\nContent-Disposition: form-data; name=p1\r\n\r\n--b\r\n\
           Content-Disposition: form-data; name=p2\r\n\r\n--b--",
         b"--b\r\nContent-Disposition: form-data; name=v\r\n\r\n0123456789abc\r\n--b--",
+        // (Lenient) Folded fields, and a body whose lines end in LF.
+        b"--b\r\nContent-Disposition: form-data;\r\n name=a\r\nX: y\r\n\tz\r\n\r\n1\r\n--b--",
+        b"--b\nContent-Disposition: form-data; name=a\n\n12\n-\r\n--x\n--b\n\
+          Content-Disposition: form-data; name=f\n\n--b--\n",
     ];
     let limits = MultipartLimits {
         max_value_bytes: 11,
@@ -130,4 +134,34 @@ fn small_step_is_steps() {
         }
     }
     assert!(compared > 300, "{compared}");
+}
+
+/// (Lenient) The first delimiter line's ending decides: after `--b` and LF, the delimiter is
+/// `LF--b`, and `skip_data` leaves the data to `decode` (a caller's search may look for CR).
+#[test]
+fn lf_bodies_switch_the_delimiter() {
+    let mut reader = MultipartReader::new(b"b", Profile::Lenient, Default::default()).unwrap();
+    assert_eq!(reader.delimiter(), b"\r\n--b");
+    let step = reader
+        .decode(b"--b\nContent-Disposition: form-data; name=f\n\nPK", false)
+        .unwrap();
+    assert!(matches!(step.event, Some(MultipartEvent::Part(_))));
+    assert_eq!(reader.delimiter(), b"\n--b");
+    let step = reader.decode(b"PK", false).unwrap();
+    assert_eq!(step.event, Some(MultipartEvent::Data(b"PK")));
+    assert!(reader.in_data());
+    assert!(!reader.skip_data(1));
+    assert_eq!(
+        reader.decode(b"\n--b--\n", true).unwrap().event,
+        Some(MultipartEvent::PartEnd)
+    );
+    // Fetch and Strict: LF after the first boundary is no line break.
+    for profile in [Profile::Fetch, Profile::Strict] {
+        let mut reader = MultipartReader::new(b"b", profile, Default::default()).unwrap();
+        let err = reader.decode(b"--b\n", true).unwrap_err();
+        assert_eq!(
+            (err.kind, err.offset),
+            (MultipartErrorKind::InvalidDelimiter, 3)
+        );
+    }
 }
