@@ -339,8 +339,8 @@ impl<'a> Part<'a> {
         }
     }
 
-    /// The header block as sent, each line with its CRLF, without the empty line that ends
-    /// it (folded lines as sent).
+    /// The header block as sent, each line with its CRLF (LF in a [`Profile::Lenient`] body
+    /// whose lines end in LF), without the empty line that ends it (folded lines as sent).
     ///
     /// ```
     /// # use reqparse::body::multipart::{MultipartEvent, MultipartReader};

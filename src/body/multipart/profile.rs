@@ -15,7 +15,8 @@ pub enum Profile {
     Fetch,
     /// RFC 7578 and RFC 2046 §5.1, without preamble or epilogue.
     Strict,
-    /// busboy and ASP.NET Core: preamble, epilogue and transport padding allowed.
+    /// busboy and ASP.NET Core: preamble, epilogue and transport padding allowed; folded
+    /// headers (busboy) and bodies whose lines end in LF (Go, werkzeug) read.
     Lenient,
 }
 
