@@ -54,7 +54,7 @@
 //!   §4.7), transport padding (spaces and tabs after a boundary) allowed.
 //! - [`Profile::Lenient`]: what busboy and ASP.NET Core's `MultipartReader` accept: a preamble
 //!   and an epilogue (each capped), transport padding, the `Content-Disposition` as
-//!   [`disposition::Profile::DotNet`] reads it, and folded header fields as busboy reads them
+//!   [`disposition::Profile::DotNet`](crate::disposition::Profile::DotNet) reads it, and folded header fields as busboy reads them
 //!   (RFC 5322 §2.2.3 obs-fold: a line starting with SP or HTAB after a field continues it;
 //!   [`unfold`] makes each fold one SP, as [`Part::name`], [`Part::filename`] and
 //!   [`Part::mime_type`] do, and the `Content-Disposition` reads a fold as whitespace).
