@@ -222,6 +222,11 @@ pub mod uri;
 #[cfg_attr(not(test), deny(clippy::indexing_slicing))]
 pub mod percent;
 
+// Async readers over streams of chunks (feature `async`): not core, and the core does not
+// know them; they drive the body readers through the same protocol.
+#[cfg(feature = "async")]
+pub mod stream;
+
 // Trait impls and adapters for other crates (features `serde`, `http`).
 #[cfg(any(feature = "serde", feature = "http"))]
 pub mod interop;

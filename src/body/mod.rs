@@ -46,6 +46,9 @@ pub mod multipart;
 pub(crate) use feed::Feed;
 #[cfg(feature = "std")]
 pub use feed::ReadError;
+// The async readers (`crate::stream`) drive the readers through the same protocol.
+#[cfg(feature = "async")]
+pub(crate) use feed::Decode;
 
 /// The first `byte` in `hay`: by a plain loop when `hay` is short (the bytes a small read
 /// added: one, on 1-byte reads), where `memchr`'s dispatch and vector setup cost more than the

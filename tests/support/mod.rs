@@ -6,7 +6,8 @@
 //! - [`body`]: the body readers' vectors: outcomes, the native feeding loops, the splits;
 //! - [`component`]: the bundled `component/reqparse.component.wasm` in wasmtime (feature `engine-wasm`);
 //! - [`host`]: a shim server on a loopback port and a small HTTP/1.1 client (feature `host`);
-//! - [`serve`]: `reqparse serve` as a child process, stopped by a signal (feature `cli`).
+//! - [`serve`]: `reqparse serve` as a child process, stopped by a signal (feature `cli`);
+//! - [`stream`]: the async readers' executor, sources and chunkings (feature `async`).
 
 // Every test binary compiles all of this and uses only some of it.
 #![allow(dead_code)]
@@ -19,4 +20,6 @@ pub mod component;
 pub mod host;
 #[cfg(feature = "cli")]
 pub mod serve;
+#[cfg(feature = "async")]
+pub mod stream;
 pub mod vectors;

@@ -178,6 +178,25 @@ impl<'a> Part<'a> {
         self.has_filename
     }
 
+    /// The same part over `block`, a copy of its header block kept elsewhere (the async
+    /// reader keeps the block as `Bytes`, the part over an empty block, and views it through
+    /// this): the spans are offsets into the block, so they hold for any copy of it (over
+    /// other bytes, every view reads empty or other bytes, never out of bounds: `Span::get`).
+    #[cfg(feature = "async")]
+    pub(crate) fn rebase<'b>(&self, block: &'b [u8]) -> Part<'b> {
+        Part {
+            block,
+            offset: self.offset,
+            index: self.index,
+            name: self.name,
+            content_type: self.content_type,
+            disposition: self.disposition,
+            has_filename: self.has_filename,
+            name_as_written: self.name_as_written,
+            profile: self.profile,
+        }
+    }
+
     /// The `name` parameter as text. [`Profile::Fetch`]: the bytes between the quotes as
     /// written (no percent-decoding, `\` kept), as UTF-8 with invalid bytes replaced (the
     /// Fetch Standard's "UTF-8 decode without BOM"); the other profiles: the disposition

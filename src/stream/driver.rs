@@ -1,0 +1,345 @@
+//! The one async feed loop: a sans-io reader ([`Decode`]) over a stream of [`Bytes`] chunks,
+//! reading each chunk where it is and copying only the bytes the reader holds back.
+//!
+//! The readers' protocol ([`crate::body::Step`]): bytes not consumed must be fed again,
+//! followed by what arrives next. While nothing is held, the reader reads the current chunk
+//! itself, and what it hands out are slices of that chunk ([`Locate`] makes them
+//! `Bytes::slice`s of it: no copy). When it needs more input with bytes left (a delimiter's
+//! first bytes at the end of a chunk, an incomplete header block or pair), those bytes are
+//! copied into the window, and the next chunk is appended after them a bounded piece at a
+//! time ([`APPEND`]), until the reader has consumed every held byte: it then reads the rest
+//! of that chunk where it is again. The window thus holds at most what the reader's limits
+//! let it hold back, plus one piece.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+
+use bytes::{Buf, Bytes};
+use futures_core::Stream;
+
+use super::error::{BoxError, Error};
+use crate::body::form::FormReader;
+use crate::body::multipart::{MultipartError, MultipartErrorKind, MultipartReader};
+use crate::body::Decode;
+use crate::bytes::{offset_in, slice};
+
+/// How many bytes of a chunk are copied after held bytes at a time (at least the delimiter's
+/// length, so that a held delimiter prefix is settled by one piece: the reader then hands
+/// out, or takes as the delimiter, more bytes than it held).
+const APPEND: usize = 1024;
+
+/// A source of chunks: any `Stream` of `Result<impl Buf, impl Into<BoxError>>`.
+pub(crate) trait Source {
+    /// The next chunk, as `Bytes` (for a `Bytes` chunk, itself: `Buf::copy_to_bytes` of a
+    /// whole `Bytes` is a move), or the source's error.
+    fn poll_chunk(self: Pin<&mut Self>, cx: &mut Context<'_>)
+        -> Poll<Option<Result<Bytes, Error>>>;
+}
+
+impl<S, B, E> Source for S
+where
+    S: Stream<Item = Result<B, E>>,
+    B: Buf,
+    E: Into<BoxError>,
+{
+    fn poll_chunk(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Error>>> {
+        self.poll_next(cx).map(|item| {
+            item.map(|chunk| match chunk {
+                Ok(mut buf) => Ok(buf.copy_to_bytes(buf.remaining())),
+                Err(e) => Err(Error::source(e)),
+            })
+        })
+    }
+}
+
+/// A reader the driver feeds: [`Decode`], and the error it answers when the input ends where
+/// it needs more (each reader reports that itself from `step` with `eof`; this is the
+/// driver's guard that a finished source is never polled again).
+pub(crate) trait Reader: Decode {
+    fn ended_early(&self) -> Error;
+}
+
+impl Reader for MultipartReader {
+    fn ended_early(&self) -> Error {
+        Error::Multipart(MultipartError {
+            kind: MultipartErrorKind::UnexpectedEnd,
+            offset: self.position(),
+        })
+    }
+}
+
+impl Reader for FormReader {
+    fn ended_early(&self) -> Error {
+        // The form reader answers every input fed with `eof` (a pair or the end): unreachable
+        // in practice, and then said as a source that ended.
+        Error::source("the form body ended before the form reader did")
+    }
+}
+
+/// Where the slices of an event are, to hand them out as `Bytes`.
+pub(crate) struct Locate<'a> {
+    chunk: &'a Bytes,
+    held: Option<Held<'a>>,
+}
+
+/// The window: `win[..old]` held from earlier chunks (`src`: the same bytes as a slice of the
+/// one chunk they came from, when they did), then a copy of the chunk's first bytes.
+struct Held<'a> {
+    win: &'a [u8],
+    old: usize,
+    src: Option<&'a Bytes>,
+}
+
+impl Locate<'_> {
+    /// `s`, a slice of the input the reader was fed, as `Bytes`: a slice of the chunk that
+    /// carried it; the part of it held from earlier chunks as a slice of the chunk it came
+    /// from, or a copy when it came from several (then `.1` is the rest, in the current
+    /// chunk). Bytes from elsewhere are copied.
+    pub(crate) fn pieces(&self, s: &[u8]) -> (Bytes, Option<Bytes>) {
+        let Some(held) = &self.held else {
+            return (sub(self.chunk, s), None);
+        };
+        let Some(a) = offset_in(held.win, s) else {
+            return (Bytes::copy_from_slice(s), None);
+        };
+        let b = a + s.len();
+        if a >= held.old {
+            return (range(self.chunk, s, a - held.old, b - held.old), None);
+        }
+        let first_end = b.min(held.old);
+        let first = match held.src {
+            Some(src) => range(src, slice(held.win, a..first_end), a, first_end),
+            None => Bytes::copy_from_slice(slice(held.win, a..first_end)),
+        };
+        if b <= held.old {
+            return (first, None);
+        }
+        let rest = range(self.chunk, slice(held.win, held.old..b), 0, b - held.old);
+        (first, Some(rest))
+    }
+
+    /// `s` as one `Bytes`: a slice of the chunk (or the held chunk) that carried it whole, else
+    /// a copy.
+    pub(crate) fn whole(&self, s: &[u8]) -> Bytes {
+        match self.pieces(s) {
+            (one, None) => one,
+            (_, Some(_)) => Bytes::copy_from_slice(s),
+        }
+    }
+}
+
+/// `s` as a slice of `chunk`, or a copy when it is not one.
+fn sub(chunk: &Bytes, s: &[u8]) -> Bytes {
+    match offset_in(chunk, s) {
+        Some(a) => chunk.slice(a..a + s.len()),
+        None => Bytes::copy_from_slice(s),
+    }
+}
+
+/// `chunk[a..b]`, whose bytes are `s`; a copy of `s` when the range is not in `chunk` (a
+/// broken invariant, never a panic).
+fn range(chunk: &Bytes, s: &[u8], a: usize, b: usize) -> Bytes {
+    if a <= b && b <= chunk.len() {
+        chunk.slice(a..b)
+    } else {
+        debug_assert!(false, "a held range outside its chunk");
+        Bytes::copy_from_slice(s)
+    }
+}
+
+/// A reader fed from a source of chunks.
+pub(crate) struct Driver<S, D> {
+    source: Pin<Box<S>>,
+    /// The source has said it has no more chunks: it is not polled again.
+    source_done: bool,
+    pub(crate) reader: D,
+    /// The current chunk, from its first byte not yet consumed (in the window: from the first
+    /// byte after the held ones; its first `win.len() - old` bytes are copied there).
+    chunk: Bytes,
+    /// Empty, or the window: held bytes, then a copy of the chunk's first bytes.
+    win: Vec<u8>,
+    /// Bytes of the window consumed.
+    start: usize,
+    /// `win[..old]` are the held bytes.
+    old: usize,
+    /// `win[..old]` as a slice of the chunk they came from (when one did).
+    held_src: Option<Bytes>,
+    /// The first error: every later poll answers it again.
+    failed: Option<Error>,
+    /// The reader's end has been handed out.
+    ended: bool,
+}
+
+impl<S: Source, D: Reader> Driver<S, D>
+where
+    D::Error: Into<Error>,
+{
+    pub(crate) fn new(source: S, reader: D) -> Self {
+        Driver {
+            source: Box::pin(source),
+            source_done: false,
+            reader,
+            chunk: Bytes::new(),
+            win: Vec::new(),
+            start: 0,
+            old: 0,
+            held_src: None,
+            failed: None,
+            ended: false,
+        }
+    }
+
+    /// The next event, made into `T` by `map` (which gets a [`Locate`] for its slices);
+    /// `Ok(None)` once the end has been handed out. Polls the source (registering `cx`'s
+    /// waker) only when the reader needs more input. An error is final: every later poll
+    /// answers it again.
+    pub(crate) fn poll_event<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
+    ) -> Poll<Result<Option<T>, Error>> {
+        loop {
+            if let Some(e) = &self.failed {
+                return Poll::Ready(Err(e.clone()));
+            }
+            if self.ended {
+                return Poll::Ready(Ok(None));
+            }
+            match self.decode(&mut map) {
+                Ok(Some(t)) => return Poll::Ready(Ok(Some(t))),
+                Ok(None) => {}
+                Err(e) => return Poll::Ready(Err(self.fail(e))),
+            }
+            match self.source.as_mut().poll_chunk(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => self.source_done = true,
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Err(self.fail(e))),
+                Poll::Ready(Some(Ok(chunk))) => self.take(chunk),
+            }
+        }
+    }
+
+    /// Records the first error, and answers it.
+    fn fail(&mut self, e: Error) -> Error {
+        self.failed = Some(e.clone());
+        // Nothing is read after an error: let the buffers go.
+        (self.win, self.chunk, self.held_src) = (Vec::new(), Bytes::new(), None);
+        e
+    }
+
+    /// A new chunk from the source (which is polled only once the last one is read or held).
+    fn take(&mut self, chunk: Bytes) {
+        if chunk.is_empty() {
+            return;
+        }
+        let start = self.start.min(self.win.len());
+        if self.win.len() > self.old {
+            // All of the last chunk is in the window now, after held bytes not yet consumed:
+            // every byte there is held, and they span two chunks (no one chunk's slice).
+            self.win.drain(..start);
+            (self.start, self.old, self.held_src) = (0, self.win.len(), None);
+        } else if start > 0 {
+            // Only held bytes (the tail of the chunk before): still that chunk's.
+            self.win.drain(..start);
+            if let Some(src) = &mut self.held_src {
+                src.advance(start.min(src.len()));
+            }
+            (self.start, self.old) = (0, self.win.len());
+        }
+        self.chunk = chunk;
+    }
+
+    /// Runs the reader over what is here until it hands out an event (`Some`) or needs more
+    /// input (`None`: the rest is held).
+    fn decode<T>(
+        &mut self,
+        map: &mut impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
+    ) -> Result<Option<T>, Error> {
+        loop {
+            if self.win.is_empty() {
+                // Nothing held: the reader reads the chunk where it is.
+                let eof = self.source_done;
+                // The step and its event borrow the chunk: done with in this block.
+                let (consumed, made) = {
+                    let step = self.reader.step(&self.chunk, eof).map_err(Into::into)?;
+                    let consumed = step.consumed.min(self.chunk.len());
+                    let locate = Locate {
+                        chunk: &self.chunk,
+                        held: None,
+                    };
+                    let made = step
+                        .event
+                        .map(|event| (D::is_end(&event), map(event, &locate)));
+                    (consumed, made)
+                };
+                if let Some((end, made)) = made {
+                    self.chunk.advance(consumed);
+                    self.ended = end;
+                    return Ok(Some(made));
+                }
+                if eof {
+                    return Err(self.reader.ended_early());
+                }
+                let rest = self.chunk.slice(consumed..);
+                if !rest.is_empty() {
+                    self.win.extend_from_slice(&rest);
+                    (self.start, self.old) = (0, rest.len());
+                    self.held_src = Some(rest);
+                }
+                self.chunk = Bytes::new();
+                return Ok(None);
+            }
+            // The window: held bytes, then the chunk's first `appended` bytes.
+            let appended = self.win.len() - self.old;
+            let eof = self.source_done && appended == self.chunk.len();
+            let (consumed, made) = {
+                let input = slice(&self.win, self.start..);
+                let step = self.reader.step(input, eof).map_err(Into::into)?;
+                let consumed = step.consumed.min(input.len());
+                let locate = Locate {
+                    chunk: &self.chunk,
+                    held: Some(Held {
+                        win: &self.win,
+                        old: self.old,
+                        src: self.held_src.as_ref(),
+                    }),
+                };
+                let made = step
+                    .event
+                    .map(|event| (D::is_end(&event), map(event, &locate)));
+                (consumed, made)
+            };
+            self.start += consumed;
+            if self.start >= self.old {
+                // Every held byte is consumed: the rest is the chunk's, read where it is.
+                self.chunk
+                    .advance((self.start - self.old).min(self.chunk.len()));
+                self.win.clear();
+                (self.start, self.old, self.held_src) = (0, 0, None);
+            }
+            if let Some((end, made)) = made {
+                self.ended = end;
+                return Ok(Some(made));
+            }
+            if self.win.is_empty() {
+                continue;
+            }
+            if appended < self.chunk.len() {
+                // More of the chunk after the held bytes, a bounded piece at a time.
+                let n = (self.chunk.len() - appended).min(APPEND);
+                let piece = slice(&self.chunk, appended..appended + n);
+                self.win.extend_from_slice(piece);
+                continue;
+            }
+            if eof {
+                return Err(self.reader.ended_early());
+            }
+            return Ok(None);
+        }
+    }
+}
