@@ -6,10 +6,12 @@
 //!   views it) whose data comes as [`Bytes`] from [`Part::chunk`], or as a [`Stream`]; a part
 //!   dropped unread is skipped, and [`Part::into_stream`] hands the data off as a `'static`
 //!   stream that still drives the reader.
+//! - [`FormPairs`]: `application/x-www-form-urlencoded` pairs, decoded, one by one or
+//!   [`collect`](FormPairs::collect)ed.
 //!
 //! The source is any `Stream<Item = Result<B, E>>` whose chunks `B` are [`Buf`]s (`Bytes`,
 //! `BytesMut`, `&'static [u8]`, `http_body`'s data frames) and whose error converts into a
-//! [`BoxError`]; or an [`http_body::Body`] ([`Multipart::from_body`],
+//! [`BoxError`]; or an [`http_body::Body`] ([`Multipart::from_body`], [`FormPairs::from_body`],
 //! through [`BodyStream`]). A stream of `Vec<u8>` can be mapped through `Bytes::from` first.
 //!
 //! **Zero copy.** When the chunks are `Bytes` (or `BytesMut`), a part's data is handed out as
@@ -17,7 +19,7 @@
 //! reader must hold across chunks is copied (the first bytes of what may be a delimiter at the
 //! end of a chunk, an incomplete header block, a pair cut by a chunk), and a header block that
 //! arrived in one chunk is a slice of it too. Every buffer is bounded by the reader's limits
-//! ([`MultipartLimits`]); each source's chunk is read where it is.
+//! ([`MultipartLimits`], [`FormLimits`]); each source's chunk is read where it is.
 //!
 //! **Errors** are [`Error`]s: the body's (with its byte offset, as the sync readers report
 //! it), the `Content-Type`'s, or the source's; each says whether it is a limit (413) or
@@ -59,6 +61,7 @@
 //!
 //! [`MultipartErrorKind::UnexpectedEnd`]: crate::body::multipart::MultipartErrorKind::UnexpectedEnd
 //! [`MultipartLimits`]: crate::body::multipart::MultipartLimits
+//! [`FormLimits`]: crate::body::form::FormLimits
 //! [`Buf`]: bytes::Buf
 #![forbid(unsafe_code)]
 
@@ -72,13 +75,15 @@ use http_body::Body;
 
 mod driver;
 mod error;
+mod form;
 mod multipart;
 
 pub use error::{BoxError, Error};
+pub use form::{FormConfig, FormPairs};
 pub use multipart::{Multipart, MultipartConfig, Part, PartStream};
 
 /// The data frames of an [`http_body::Body`] as a [`Stream`] (trailers are skipped): how
-/// [`Multipart::from_body`] reads a body. The body is boxed once,
+/// [`Multipart::from_body`] and [`FormPairs::from_body`] read a body. The body is boxed once,
 /// so any body will do, `Unpin` or not.
 ///
 /// ```
