@@ -227,6 +227,10 @@ pub mod percent;
 #[cfg(feature = "async")]
 pub mod stream;
 
+// axum extractors over `stream` (feature `axum`).
+#[cfg(feature = "axum")]
+pub mod axum;
+
 // Trait impls and adapters for other crates (features `serde`, `http`).
 #[cfg(any(feature = "serde", feature = "http"))]
 pub mod interop;
