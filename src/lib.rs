@@ -132,6 +132,8 @@
 //! | `idna` | yes | Unicode hosts become punycode in [`uri::build_absolute`] (without it they are an error) |
 //! | `serde` | | `serde::Serialize` for what the parsers return (`interop::serde`); `no_std` |
 //! | `http` | | `interop::http`: parsing from `http::Uri`, `HeaderValue`, `Request`, `request::Parts` |
+//! | `async` | | `stream`: the multipart and form readers over a `Stream` of `Bytes` or an `http_body::Body`, data handed out as slices of the source's chunks |
+//! | `axum` | | `axum`: `Multipart` and `Form` extractors for axum 0.8, limits per route, refusals answered 413 / 400 |
 //! | `host` | | `host`: the native HTTP/1.1 server shim (mio) |
 //! | `engine-wasm` | | `engine`: the component in wasmtime (the one that ships with the crate, or a file) |
 //! | `bundled` | | `bundled`: the component's bytes and its WIT, for hosts of any runtime (`engine-wasm` and `cli` turn it on) |

@@ -94,17 +94,28 @@ fn limits_are_413_and_the_stream_ends_after_an_error() {
             ..FormLimits::default()
         },
     };
-    let chunks = vec![Bytes::from_static(b"a=1&b=12"), Bytes::from_static(b"345&c=3")];
+    let chunks = vec![
+        Bytes::from_static(b"a=1&b=12"),
+        Bytes::from_static(b"345&c=3"),
+    ];
     // As a Stream: after the error, the end (a consumer that collects stops).
     let pairs = FormPairs::with_config(Chunks::new(chunks, true), config);
     let got: Vec<_> = run(StreamExt::collect(pairs));
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[0].as_ref().unwrap(), &("a".to_owned(), "1".to_owned()));
     let err = got[1].as_ref().unwrap_err();
-    let Error::Form(e) = err else { panic!("{err:?}") };
-    assert_eq!(e.kind, reqparse::body::form::FormErrorKind::Limit(FormLimit::ValueBytes));
+    let Error::Form(e) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        e.kind,
+        reqparse::body::form::FormErrorKind::Limit(FormLimit::ValueBytes)
+    );
     assert!((err.status(), err.offset()) == (413, Some(10)));
-    assert_eq!(json!(err.to_string()), json!("form body over max_value_bytes at byte 10"));
+    assert_eq!(
+        json!(err.to_string()),
+        json!("form body over max_value_bytes at byte 10")
+    );
 }
 
 #[test]
@@ -115,7 +126,10 @@ fn a_source_error_ends_the_pairs() {
         let mut pairs = FormPairs::new(source);
         assert_eq!(pairs.next_pair().await.unwrap().unwrap().0, "a");
         let err = pairs.next_pair().await.unwrap_err();
-        assert!(matches!(err, Error::Source(_)) && err.status() == 400, "{err}");
+        assert!(
+            matches!(err, Error::Source(_)) && err.status() == 400,
+            "{err}"
+        );
         assert_eq!(pairs.next_pair().await.unwrap(), None);
     });
 }
