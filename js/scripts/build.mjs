@@ -3,11 +3,20 @@
 // wasm-bindgen (exactly the crate's version, installed into <repo>/.tools if missing) →
 // wasm-opt (from the `binaryen` devDependency). Output: js/pkg/reqparse.js + reqparse_bg.wasm.
 //
+// Both files are committed, so that installing the package needs Node alone. Commit them with
+// the change that changed them: CI runs this script on a clean clone and fails when the fresh
+// build differs from the committed files (.ci/test-all.sh), so the build is reproducible byte
+// for byte: the checkout's and cargo's paths are remapped, rustflags come from here alone, and
+// wasm-bindgen (Cargo.lock) and binaryen (package-lock.json) are pinned; the rustc is the one
+// installed (the same stable for CI and the developers, as for the component).
+//
 // Environment:
 //   REQPARSE_IDNA=0   leave out the `idna` feature (Unicode hosts in buildAbsolute): saves
 //                     ~145 KB of wasm (~59 KB gzipped); see README.md ("Unicode hosts").
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,7 +62,21 @@ if (output('rustup', ['--version'])) {
 }
 
 const features = idna ? 'js,idna' : 'js';
-const env = { ...process.env, RUSTFLAGS: '-C target-feature=+simd128' };
+// WASM_BINDGEN_* variables switch what the macros and the CLI emit: not for this build.
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WASM_BINDGEN')));
+const rustflags = [
+  '-C', 'target-feature=+simd128',
+  // Panic locations embed source paths, and the checkout's and cargo's registry differ between
+  // machines: remapped, the bytes do not depend on where the build ran (as .ci/build-component.sh
+  // does; the last matching prefix wins, so a cargo home inside the checkout is /cargo).
+  `--remap-path-prefix=${repo}=/reqparse`,
+  `--remap-path-prefix=${process.env.CARGO_HOME || join(homedir(), '.cargo')}=/cargo`,
+];
+// CARGO_ENCODED_RUSTFLAGS (0x1f-separated) outranks RUSTFLAGS, target.*.rustflags and
+// build.rustflags: flags set anywhere else cannot change the bytes, and paths with spaces stay
+// one argument.
+const env = { ...baseEnv, CARGO_ENCODED_RUSTFLAGS: rustflags.join('\x1f') };
+delete env.RUSTFLAGS;
 // A shared CARGO_TARGET_DIR would make this build wait on (and evict) everyone else's.
 delete env.CARGO_TARGET_DIR;
 run(
@@ -70,7 +93,9 @@ rmSync(pkg, { recursive: true, force: true });
 mkdirSync(pkg, { recursive: true });
 // --target nodejs: CommonJS glue that instantiates synchronously; index.mjs re-exports it, so
 // `import` and `require` share one instance (and one ReqparseError class).
-run(bindgen, ['--target', 'nodejs', '--no-typescript', '--out-dir', pkg, '--out-name', 'reqparse', raw]);
+run(bindgen, ['--target', 'nodejs', '--no-typescript', '--out-dir', pkg, '--out-name', 'reqparse', raw], {
+  env: baseEnv,
+});
 
 const wasm = join(pkg, 'reqparse_bg.wasm');
 const before = statSync(wasm).size;
@@ -83,3 +108,7 @@ run(join(js, 'node_modules', '.bin', 'wasm-opt'), [
 const after = statSync(wasm).size;
 console.error(`reqparse_bg.wasm: ${before} B → ${after} B after wasm-opt (idna ${idna ? 'on' : 'off'})`);
 if (!existsSync(join(pkg, 'reqparse.js'))) throw new Error('wasm-bindgen produced no reqparse.js');
+// Two builds of one source give these two lines, wherever they ran.
+for (const f of ['reqparse.js', 'reqparse_bg.wasm']) {
+  console.error(`sha256 ${createHash('sha256').update(readFileSync(join(pkg, f))).digest('hex')}  js/pkg/${f}`);
+}
