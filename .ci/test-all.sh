@@ -2,7 +2,7 @@
 # Runs every test of every face on a fresh machine, installing what it needs:
 #   the Rust crate (unit, conformance, allocation, property, CLI and host tests, doc examples,
 #   benches and examples built and smoke-run), the WebAssembly component in wasmtime, and the
-#   npm package under Node, and `reqparse serve`'s upload page in headless Chromium.
+#   npm package under Node (first with Node alone, as a user installs it), and `reqparse serve`'s upload page in headless Chromium.
 # Everything builds with one feature set so wasmtime and the dev-dependencies build once; the
 # feature sets without the wasm engine are then checked (and, without idna, tested) on top, so
 # their cfg paths compile too without a second wasmtime build.
@@ -86,8 +86,29 @@ step "host examples outside Rust: Python (wasmtime-py) and JavaScript (jco), eac
 bash examples/hosts/python/run.sh
 bash examples/hosts/js/run.sh
 
-step "npm package: build and test (ESM, CJS, types)"
-(cd js && npm ci --no-audit --no-fund && npm run build && npm test)
+step "npm package: tests (ESM, CJS, types, the packed tarball installed) with Node alone on PATH"
+# What a user installs is the committed js/pkg: installing and testing the package needs no Rust.
+# PATH is node, npm and sh (npm runs scripts with it) only; test/package.test.mjs also installs
+# the packed tarball and the folder into fresh projects and calls them, under such a PATH.
+(cd js && npm ci --no-audit --no-fund)
+node_only="$PWD/target/npm-node-only"
+rm -rf "$node_only" && mkdir -p "$node_only"
+for tool in node npm sh; do ln -s "$(readlink -f "$(command -v "$tool")")" "$node_only/$tool"; done
+(cd js && env -u CARGO_HOME -u RUSTUP_HOME PATH="$node_only" npm test)
+
+step "npm package: a fresh build is byte for byte the committed js/pkg (reqparse.js, reqparse_bg.wasm)"
+# The package ships the committed files: they must be what this source builds to.
+mkdir -p target/wasm/committed-js
+cp js/pkg/reqparse.js js/pkg/reqparse_bg.wasm target/wasm/committed-js/
+(cd js && npm run build)
+for f in reqparse.js reqparse_bg.wasm; do
+    if ! cmp -s "target/wasm/committed-js/$f" "js/pkg/$f"; then
+        echo "js/pkg/$f is stale: a fresh build of this source differs" \
+            "($(stat -c %s "target/wasm/committed-js/$f") bytes committed, $(stat -c %s "js/pkg/$f") built)." \
+            "Run 'cd js && npm ci && npm run build' and commit js/pkg." >&2
+        exit 1
+    fi
+done
 
 step "the upload page in a real browser: headless Chromium (tests/browser)"
 FEATURES="$FEATURES" bash tests/browser/run.sh
