@@ -195,7 +195,7 @@ export type ParseMultipartOptions = {
   limits?: MultipartLimits;
 } & (
   | {
-      /** The `boundary` parameter of the body's Content-Type, unquoted. */
+      /** The `boundary` parameter of the body's Content-Type, unquoted; a string is looked for UTF-8 encoded. */
       boundary: string | Uint8Array;
       contentType?: undefined;
     }

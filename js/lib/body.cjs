@@ -126,6 +126,13 @@ function headerBytes(value, what) {
   return Buffer.from(value, /^[\u0000-\u00ff]*$/.test(value) ? 'latin1' : 'utf8');
 }
 
+/** A boundary as bytes: a Uint8Array as it is, a string as UTF-8. */
+function textBytes(value, what) {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string or a Uint8Array`);
+  return Buffer.from(value, 'utf8');
+}
+
 // ---- sources --------------------------------------------------------------------------------
 
 /**
@@ -716,8 +723,11 @@ function multipartReader(source, options, what, Reader) {
   if (hasBoundary === hasContentType) {
     throw new TypeError(`${what}: give exactly one of boundary and contentType`);
   }
+  // A boundary given as text is looked for UTF-8 encoded, as the body (and a `<form>`) writes
+  // it (WPT formdata-parsing, "Parse a non-ASCII boundary parameter"); a Content-Type string is
+  // header bytes as Node hands them over (one char per byte).
   const header = hasBoundary
-    ? headerBytes(o.boundary, `${what}: boundary`)
+    ? textBytes(o.boundary, `${what}: boundary`)
     : headerBytes(o.contentType ?? '', `${what}: contentType`);
   const profile = profileOf(MULTIPART_PROFILES, o.profile, 0, what);
   const limits = limitsOf(o.limits, MULTIPART_LIMITS, what);
