@@ -19,7 +19,6 @@ const opts = { args: 'fastify' };
 const KNOWN = {
   // What busboy 1.6 and @fastify/busboy both skip, or read on, silently, the core refuses: an
   // `error` (then `finish`, as @fastify/busboy ends) instead of lost or misread data.
-  'no transport padding after a boundary': 'padding',
   'RFC 2046 §5.1.1: transport padding after a boundary is ignored': 'padding',
   'transport padding counts against the header limit': 'padding',
   'a boundary followed by other bytes': 'delimiter',
@@ -52,6 +51,33 @@ const KNOWN = {
   'Content-Transfer-Encoding is ignored': 'transfer encoding',
   'senders must not use Content-Transfer-Encoding': 'transfer encoding',
   '8bit and binary are identity encodings': 'transfer encoding',
+  // The Fetch profile's WPT cases (formdata-parsing.any.js) and the Lenient LF and obs-fold
+  // readings: where @fastify/busboy drops or misreads a part, or accepts what the core refuses.
+  'Parse transport padding after a delimiter': 'padding',
+  'Parse whitespace before a header name': 'header whitespace',
+  'Parse whitespace between a header name and the colon': 'header whitespace',
+  'Parse duplicate Content-Type, last one wins': 'repeated header',
+  'Parse Content-Type value is trimmed': 'content type',
+  'Parse Content-Type with multiple values, last one wins': 'content type',
+  'Parse failure: part without headers': 'error then finish',
+  'Parse failure: no Content-Disposition': 'disposition',
+  'Parse failure: header without a colon': 'error then finish',
+  'Parse failure: header name that is not a token': 'error then finish',
+  'Parse failure: bare LF in a name': 'error then finish',
+  'Parse failure: bare CR in a name': 'error then finish',
+  'Parse failure: bare LF in a filename': 'error then finish',
+  'Parse failure: bare LF in a header value': 'error then finish',
+  'Parse failure: empty boundary parameter': 'boundary',
+  'a body whose lines end in LF (the first delimiter line decides)': 'LF body',
+  'an LF body': 'LF body',
+  'LF line endings throughout, consistently': 'LF body',
+  'CRLF line endings throughout': 'LF body',
+  'a body whose lines end in LF, with a preamble': 'LF body',
+  'a continuation that is no parameter is a Content-Disposition error': 'obs-fold',
+  'Content-Type: CRLF SP text/plain, is unfolded': 'obs-fold',
+  'a folded header is a line without a colon': 'obs-fold',
+  'a folded header is refused where its continuation starts': 'obs-fold',
+  'a fold inside a quoted name is one space': 'obs-fold',
 };
 const knownOf = (source) => Object.entries(KNOWN).find(([k]) => source.includes(k))?.[1];
 

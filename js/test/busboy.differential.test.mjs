@@ -21,7 +21,6 @@ const facade = require('reqparse/busboy');
 const KNOWN = {
   // busboy drops what follows a malformed delimiter line silently (it waits for the next
   // delimiter); the core refuses it: an `error` instead of lost data.
-  'no transport padding after a boundary': 'padding',
   'RFC 2046 §5.1.1: transport padding after a boundary is ignored': 'padding',
   'transport padding counts against the header limit': 'padding',
   'a boundary followed by other bytes': 'delimiter',
@@ -66,6 +65,33 @@ const KNOWN = {
   // busboy 1.6 decodes a charset outside its own table to `undefined` (its `other` decoder
   // is an arrow function: `this` is not the charset); the facade decodes it (TextDecoder).
   'RFC 7578 §4.2 example: a file': 'charset',
+  // The Fetch profile's WPT cases (formdata-parsing.any.js) and the Lenient LF and obs-fold
+  // readings: where busboy drops or misreads a part, or accepts what the core refuses.
+  'Parse transport padding after a delimiter': 'padding',
+  'Parse whitespace before a header name': 'header whitespace',
+  'Parse whitespace between a header name and the colon': 'header whitespace',
+  'Parse duplicate Content-Type, last one wins': 'repeated header',
+  'Parse Content-Type containing a control character is ignored': 'header bytes',
+  'Parse other control characters in a name': 'header bytes',
+  'Parse failure: part without headers': 'error then finish',
+  'Parse failure: no Content-Disposition': 'disposition',
+  'Parse failure: header without a colon': 'error then finish',
+  'Parse failure: header name that is not a token': 'error then finish',
+  'Parse failure: NUL in a name': 'header bytes',
+  'Parse failure: NUL in an unknown header': 'header bytes',
+  'Parse failure: bare LF in a name': 'error then finish',
+  'Parse failure: bare CR in a name': 'error then finish',
+  'Parse failure: bare LF in a filename': 'error then finish',
+  'Parse failure: bare LF in a header value': 'error then finish',
+  'Parse failure: empty boundary parameter': 'boundary',
+  'Parse a non-ASCII boundary parameter': 'boundary',
+  'a body whose lines end in LF (the first delimiter line decides)': 'LF body',
+  'an LF body': 'LF body',
+  'LF line endings throughout, consistently': 'LF body',
+  'CRLF line endings throughout': 'LF body',
+  'a body whose lines end in LF, with a preamble': 'LF body',
+  'a continuation that is no parameter is a Content-Disposition error': 'obs-fold',
+  'a fold inside a quoted name is one space': 'obs-fold',
 };
 const knownOf = (source) => Object.entries(KNOWN).find(([k]) => source.includes(k))?.[1];
 
