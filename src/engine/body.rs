@@ -792,8 +792,8 @@ impl WasmMultipartReader<'_> {
     /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
     /// use reqparse::body::multipart::MultipartErrorKind;
     /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
-    /// let err = reader.feed(b"--b--\r\nepilogue", true)?.error.unwrap();
-    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 7));
+    /// let err = reader.feed(b"--b--junk", true)?.error.unwrap();
+    /// assert_eq!((err.kind, err.offset), (MultipartErrorKind::AfterEnd, 5));
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn feed<'a>(

@@ -46,8 +46,10 @@ pub struct MultipartLimits {
     pub max_body_bytes: u64,
     /// Bytes before the first delimiter ([`Profile::Lenient`](super::Profile::Lenient); the others allow none).
     pub max_preamble_bytes: usize,
-    /// Bytes after the close delimiter ([`Profile::Lenient`](super::Profile::Lenient); [`Profile::Strict`](super::Profile::Strict) counts its
-    /// transport padding there; [`Profile::Fetch`](super::Profile::Fetch) allows one CRLF).
+    /// Bytes after the close delimiter: transport padding in every profile, and the epilogue
+    /// ([`Profile::Lenient`](super::Profile::Lenient) anywhere, [`Profile::Fetch`](super::Profile::Fetch)
+    /// after the CRLF that ends the close delimiter's line; [`Profile::Strict`](super::Profile::Strict)
+    /// allows none).
     pub max_epilogue_bytes: usize,
 }
 
@@ -149,7 +151,9 @@ pub enum MultipartErrorKind {
     InvalidDisposition(DispositionErrorKind),
     /// (Strict) A `Content-Transfer-Encoding` other than `7bit`, `8bit` or `binary`.
     TransferEncoding,
-    /// Bytes after the close delimiter (Fetch and Strict: at most one CRLF).
+    /// Bytes after the close delimiter that the profile does not read as transport padding or
+    /// an epilogue (Fetch: padding, then CRLF before any epilogue; Strict: padding and at most
+    /// one CRLF, no epilogue).
     AfterEnd,
     /// The input ended before the close delimiter.
     UnexpectedEnd,
