@@ -12,8 +12,8 @@ use reqparse::body::multipart::{
 use serde_json::json;
 use support::body::cut;
 use support::body::multipart::{
-    content_type_bytes, decode, decode_with_mime_types, expected, expected_mime_types, limits,
-    profiles, Outcome, PartOut,
+    content_type_bytes, decisions, decode, decode_case, expected, expected_error_part,
+    expected_mime_types, limits, profiles, Outcome, PartOut,
 };
 use support::vectors;
 
@@ -31,7 +31,10 @@ fn vectors_whole_and_split() {
         if let Some(problem) = content_type_problem(case, boundary) {
             failures.push(format!("{source}: {problem}"));
         }
-        let decode = decode_with_mime_types;
+        let decisions = decisions(case);
+        let decode = |reads: &[&[u8]], boundary, profile, limits| {
+            decode_case(reads, boundary, profile, limits, &decisions)
+        };
         for profile in profiles(case) {
             let whole = decode(&[&input], boundary, profile, limits);
             if whole.shape() != want {
@@ -40,6 +43,14 @@ fn vectors_whole_and_split() {
                     whole.shape()
                 ));
                 continue;
+            }
+            if let Some(part) = expected_error_part(case) {
+                if whole.error_part != part {
+                    failures.push(format!(
+                        "{source} [{profile}]: error in part {:?} want {part:?}",
+                        whole.error_part
+                    ));
+                }
             }
             if let Some(mime_types) = expected_mime_types(case) {
                 if whole.mime_shape() != *mime_types {

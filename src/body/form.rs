@@ -140,6 +140,35 @@ pub struct FormError {
     pub offset: u64,
 }
 
+impl FormError {
+    /// Whether the body went over a limit (rather than being malformed).
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormError, FormErrorKind, FormLimit};
+    /// let e = FormError { kind: FormErrorKind::Limit(FormLimit::Pairs), offset: 9 };
+    /// assert!(e.is_limit());
+    /// ```
+    pub const fn is_limit(&self) -> bool {
+        matches!(self.kind, FormErrorKind::Limit(_))
+    }
+
+    /// The HTTP status an error answers (RFC 9110 §15.5): 413 (Content Too Large) for a limit,
+    /// 400 (Bad Request) for a body the profile refuses.
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormError, FormErrorKind, FormLimit};
+    /// let e = FormError { kind: FormErrorKind::Limit(FormLimit::BodyBytes), offset: 9 };
+    /// assert_eq!(e.status(), 413);
+    /// ```
+    pub const fn status(&self) -> u16 {
+        if self.is_limit() {
+            413
+        } else {
+            400
+        }
+    }
+}
+
 impl fmt::Display for FormError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {

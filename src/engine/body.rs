@@ -685,6 +685,7 @@ fn multipart_error(e: wit::MultipartError) -> multipart::MultipartError {
     multipart::MultipartError {
         kind,
         offset: e.offset,
+        part: None,
     }
 }
 

@@ -69,6 +69,7 @@ impl Reader for MultipartReader {
         Error::Multipart(MultipartError {
             kind: MultipartErrorKind::UnexpectedEnd,
             offset: self.position(),
+            part: None,
         })
     }
 }

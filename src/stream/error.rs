@@ -26,10 +26,12 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// let limit = Error::Multipart(MultipartError {
 ///     kind: MultipartErrorKind::Limit(MultipartLimit::ValueBytes),
 ///     offset: 4096,
+///     part: Some(2),
 /// });
 /// assert!(limit.is_limit() && !limit.is_malformed());
 /// assert_eq!((limit.status(), limit.offset()), (413, Some(4096)));
-/// assert_eq!(limit.to_string(), "multipart body over max_value_bytes at byte 4096");
+/// assert_eq!(limit.part(), Some(2));
+/// assert_eq!(limit.to_string(), "multipart body over max_value_bytes at byte 4096 (part 2)");
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -80,7 +82,7 @@ impl Error {
     ///
     /// ```
     /// use reqparse::body::multipart::{MultipartError, MultipartErrorKind};
-    /// let e = reqparse::stream::Error::Multipart(MultipartError { kind: MultipartErrorKind::BareLf, offset: 40 });
+    /// let e = reqparse::stream::Error::Multipart(MultipartError { kind: MultipartErrorKind::BareLf, offset: 40, part: Some(0) });
     /// assert!(e.is_malformed());
     /// ```
     pub fn is_malformed(&self) -> bool {
@@ -109,7 +111,7 @@ impl Error {
     ///
     /// ```
     /// use reqparse::body::multipart::{MultipartError, MultipartErrorKind};
-    /// let e = reqparse::stream::Error::Multipart(MultipartError { kind: MultipartErrorKind::UnexpectedEnd, offset: 70 });
+    /// let e = reqparse::stream::Error::Multipart(MultipartError { kind: MultipartErrorKind::UnexpectedEnd, offset: 70, part: None });
     /// assert_eq!(e.offset(), Some(70));
     /// ```
     pub fn offset(&self) -> Option<u64> {
@@ -119,12 +121,32 @@ impl Error {
             Error::Source(_) => None,
         }
     }
+
+    /// The index of the multipart part the error is in (its header block or its data): the
+    /// [`Part::index`](crate::stream::Part::index) of the part being read, whose name that
+    /// part has; `None` outside a part and for other errors.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartError, MultipartErrorKind};
+    /// let e = reqparse::stream::Error::Multipart(MultipartError { kind: MultipartErrorKind::BareLf, offset: 40, part: Some(0) });
+    /// assert_eq!(e.part(), Some(0));
+    /// ```
+    pub fn part(&self) -> Option<usize> {
+        match self {
+            Error::Multipart(e) => e.part,
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::ContentType(e) | Error::Multipart(e) => fmt::Display::fmt(e, f),
+            Error::ContentType(e) => fmt::Display::fmt(e, f),
+            Error::Multipart(e) => match e.part {
+                Some(i) => write!(f, "{e} (part {i})"),
+                None => fmt::Display::fmt(e, f),
+            },
             Error::Form(e) => fmt::Display::fmt(e, f),
             Error::Source(e) => write!(f, "reading the body failed: {e}"),
         }

@@ -317,11 +317,12 @@ where
         let b = boundary(content_type).map_err(Error::ContentType)?;
         Self::with_config(source, b, config).map_err(|e| match e {
             // Said where it is in the header value, as `boundary`'s own errors are.
-            Error::ContentType(MultipartError { kind, offset }) => {
+            Error::ContentType(MultipartError { kind, offset, part }) => {
                 let at = offset_in(content_type, b).unwrap_or(0) as u64;
                 Error::ContentType(MultipartError {
                     kind,
                     offset: at + offset,
+                    part,
                 })
             }
             other => other,

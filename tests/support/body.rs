@@ -262,8 +262,11 @@ pub mod multipart {
     pub struct Outcome {
         pub parts: Vec<PartOut>,
         pub error: Option<(&'static str, u64)>,
+        /// The index of the part the error is in (`MultipartError::part`), compared with a
+        /// case's `expect_error_part`.
+        pub error_part: Option<usize>,
         /// Each part's MIME type (`Part::mime_type`, serialized), when the feeding loop was
-        /// asked for them ([`decode_with_mime_types`]); empty otherwise: a face that does not
+        /// asked for them ([`decode_case`]); empty otherwise: a face that does not
         /// hand them out (the component's reader, so far) is compared without them.
         pub mime_types: Vec<Option<Vec<u8>>>,
     }
@@ -286,6 +289,7 @@ pub mod multipart {
 
         pub fn fail(&mut self, e: MultipartError) {
             self.error = Some((e.kind.name(), e.offset));
+            self.error_part = e.part;
         }
 
         /// The MIME types as the vectors' `mime_types` write them: one string (or null) per
@@ -329,6 +333,39 @@ pub mod multipart {
         }
     }
 
+    /// A caller's decision about one part, once its headers are read: a case's `decisions`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Decision {
+        /// `"skip"`: `MultipartReader::skip_part`.
+        Skip,
+        /// `{"limit": n}`: `MultipartReader::limit_part(n)`.
+        Limit(u64),
+    }
+
+    /// A case's `decisions`: `{"<part index>": "skip" | {"limit": n}}`, by part index.
+    pub fn decisions(case: &Value) -> Vec<(usize, Decision)> {
+        let Some(map) = case.get("decisions").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        map.iter()
+            .map(|(index, d)| {
+                let index = index.parse().expect("a decision's key is a part index");
+                let decision = match d {
+                    Value::String(s) if s == "skip" => Decision::Skip,
+                    _ => Decision::Limit(d["limit"].as_u64().expect("a decision: skip or limit")),
+                };
+                (index, decision)
+            })
+            .collect()
+    }
+
+    /// A case's `expect_error_part` (the index of the part its error is in, or null), when it
+    /// has one.
+    pub fn expected_error_part(case: &Value) -> Option<Option<usize>> {
+        case.get("expect_error_part")
+            .map(|v| v.as_u64().map(|i| i as usize))
+    }
+
     /// Feeds `reads` in turn as a caller would: bytes not consumed stay at the front of its
     /// buffer, and the reader may hold back only what its contract says.
     pub fn decode(
@@ -337,17 +374,18 @@ pub mod multipart {
         profile: Profile,
         limits: MultipartLimits,
     ) -> Outcome {
-        feed(reads, boundary, profile, limits, false)
+        feed(reads, boundary, profile, limits, false, &[])
     }
 
-    /// [`decode`], noting each part's MIME type in [`Outcome::mime_types`].
-    pub fn decode_with_mime_types(
+    /// [`decode`] with MIME types, applying a case's `decisions` to its parts.
+    pub fn decode_case(
         reads: &[&[u8]],
         boundary: &[u8],
         profile: Profile,
         limits: MultipartLimits,
+        decisions: &[(usize, Decision)],
     ) -> Outcome {
-        feed(reads, boundary, profile, limits, true)
+        feed(reads, boundary, profile, limits, true, decisions)
     }
 
     fn feed(
@@ -356,6 +394,7 @@ pub mod multipart {
         profile: Profile,
         limits: MultipartLimits,
         mime_types: bool,
+        decisions: &[(usize, Decision)],
     ) -> Outcome {
         let mut out = Outcome::default();
         let mut reader = match MultipartReader::new(boundary, profile, limits) {
@@ -391,6 +430,11 @@ pub mod multipart {
                         if mime_types {
                             let mime = p.mime_type();
                             out.mime_types.push(mime.map(|m| m.as_bytes().to_vec()));
+                        }
+                        match decisions.iter().find(|(i, _)| *i == p.index()) {
+                            Some((_, Decision::Skip)) => assert!(reader.skip_part()),
+                            Some((_, Decision::Limit(n))) => assert!(reader.limit_part(*n)),
+                            None => {}
                         }
                     }
                     Some(MultipartEvent::Data(d)) => {
@@ -429,6 +473,12 @@ pub mod multipart {
             max_body_bytes,
             max_preamble_bytes,
             max_epilogue_bytes,
+            max_files,
+            max_fields,
+            max_file_bytes,
+            max_text_bytes,
+            max_name_bytes,
+            max_filename_bytes,
         )
     }
 

@@ -32,6 +32,7 @@ pub fn boundary(content_type: &[u8]) -> Result<&[u8], MultipartError> {
     let err = |kind, at: usize| MultipartError {
         kind,
         offset: at as u64,
+        part: None,
     };
     let start = skip(v, 0, WS);
     let slash = skip(v, start, TCHAR);
@@ -114,6 +115,7 @@ pub(super) fn check_boundary(
     let invalid = |at: usize| MultipartError {
         kind: MultipartErrorKind::InvalidBoundary,
         offset: at as u64,
+        part: None,
     };
     if boundary.is_empty() {
         return Err(invalid(0));
@@ -122,6 +124,7 @@ pub(super) fn check_boundary(
         return Err(MultipartError {
             kind: MultipartErrorKind::Limit(MultipartLimit::BoundaryBytes),
             offset: max as u64,
+            part: None,
         });
     }
     let bad = match profile {

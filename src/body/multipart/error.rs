@@ -23,7 +23,7 @@ use crate::disposition::{DispositionError, DispositionErrorKind};
 ///         Err(e) => break e,
 ///     }
 /// };
-/// assert_eq!((err.kind, err.offset), (MultipartErrorKind::Limit(MultipartLimit::Parts), 53));
+/// assert_eq!((err.kind, err.offset, err.part), (MultipartErrorKind::Limit(MultipartLimit::Parts), 53, Some(1)));
 /// assert_eq!(err.to_string(), "multipart body over max_parts at byte 53");
 /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
 /// ```
@@ -51,6 +51,25 @@ pub struct MultipartLimits {
     /// after the CRLF that ends the close delimiter's line; [`Profile::Strict`](super::Profile::Strict)
     /// allows none).
     pub max_epilogue_bytes: usize,
+    /// Parts with a filename: files (100, Django's `DATA_UPLOAD_MAX_NUMBER_FILES`, added
+    /// against CVE-2023-24580: formidable's unbounded `maxFiles` let 10,000 tiny files exhaust
+    /// a server's file descriptors; more than PHP's 20, which a photo upload of one folder
+    /// breaks, far fewer than ASP.NET's 1,024 entries of any kind).
+    pub max_files: usize,
+    /// Parts without a filename: form fields (1,024, ASP.NET's `ValueCountLimit`).
+    pub max_fields: usize,
+    /// Data bytes of one file part (128 MiB, the body's own default: set it lower to keep
+    /// files small while the body may carry several).
+    pub max_file_bytes: u64,
+    /// Data bytes of all form fields together (16 MiB: four fields at
+    /// [`max_value_bytes`](Self::max_value_bytes); fields are what a server keeps in memory,
+    /// and 1,024 of them at 4 MiB would be 4 GiB).
+    pub max_text_bytes: u64,
+    /// Bytes of a part's `name` as sent (2,048, ASP.NET's `KeyLengthLimit`).
+    pub max_name_bytes: usize,
+    /// Bytes of a part's `filename` and of its `filename*`, each as sent (1,024: a path of a
+    /// few 255-byte names).
+    pub max_filename_bytes: usize,
 }
 
 impl Default for MultipartLimits {
@@ -64,6 +83,12 @@ impl Default for MultipartLimits {
             max_body_bytes: 128 * 1024 * 1024,
             max_preamble_bytes: 16 * 1024,
             max_epilogue_bytes: 16 * 1024,
+            max_files: 100,
+            max_fields: 1024,
+            max_file_bytes: 128 * 1024 * 1024,
+            max_text_bytes: 16 * 1024 * 1024,
+            max_name_bytes: 2048,
+            max_filename_bytes: 1024,
         }
     }
 }
@@ -93,6 +118,21 @@ pub enum MultipartLimit {
     PreambleBytes,
     /// [`MultipartLimits::max_epilogue_bytes`].
     EpilogueBytes,
+    /// [`MultipartLimits::max_files`].
+    Files,
+    /// [`MultipartLimits::max_fields`].
+    Fields,
+    /// [`MultipartLimits::max_file_bytes`].
+    FileBytes,
+    /// [`MultipartLimits::max_text_bytes`].
+    TextBytes,
+    /// [`MultipartLimits::max_name_bytes`].
+    NameBytes,
+    /// [`MultipartLimits::max_filename_bytes`].
+    FilenameBytes,
+    /// The limit the caller set for one part, once its headers were read
+    /// ([`MultipartReader::limit_part`](super::MultipartReader::limit_part)).
+    PartBytes,
 }
 
 impl MultipartLimit {
@@ -112,6 +152,13 @@ impl MultipartLimit {
             MultipartLimit::BodyBytes => "max_body_bytes",
             MultipartLimit::PreambleBytes => "max_preamble_bytes",
             MultipartLimit::EpilogueBytes => "max_epilogue_bytes",
+            MultipartLimit::Files => "max_files",
+            MultipartLimit::Fields => "max_fields",
+            MultipartLimit::FileBytes => "max_file_bytes",
+            MultipartLimit::TextBytes => "max_text_bytes",
+            MultipartLimit::NameBytes => "max_name_bytes",
+            MultipartLimit::FilenameBytes => "max_filename_bytes",
+            MultipartLimit::PartBytes => "max_part_bytes",
         }
     }
 }
@@ -206,6 +253,13 @@ impl MultipartErrorKind {
                 MultipartLimit::BodyBytes => "limit:max_body_bytes",
                 MultipartLimit::PreambleBytes => "limit:max_preamble_bytes",
                 MultipartLimit::EpilogueBytes => "limit:max_epilogue_bytes",
+                MultipartLimit::Files => "limit:max_files",
+                MultipartLimit::Fields => "limit:max_fields",
+                MultipartLimit::FileBytes => "limit:max_file_bytes",
+                MultipartLimit::TextBytes => "limit:max_text_bytes",
+                MultipartLimit::NameBytes => "limit:max_name_bytes",
+                MultipartLimit::FilenameBytes => "limit:max_filename_bytes",
+                MultipartLimit::PartBytes => "limit:max_part_bytes",
             },
         }
     }
@@ -228,6 +282,44 @@ pub struct MultipartError {
     /// Where, in bytes from the start of the body (of the boundary, for
     /// [`MultipartErrorKind::InvalidBoundary`]).
     pub offset: u64,
+    /// The index of the part whose header block or data the error is in (0 for the first
+    /// part; the part the reader's [`MultipartEvent::Part`](super::MultipartEvent::Part)
+    /// named, when the error is in its data), `None` outside any part (the boundary, a
+    /// preamble, a delimiter line, the epilogue).
+    pub part: Option<usize>,
+}
+
+impl MultipartError {
+    /// Whether the body went over a limit (rather than being malformed): the request is too
+    /// large, where a malformed one is a bad request.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartError};
+    /// let e = MultipartError { kind: MultipartErrorKind::Limit(MultipartLimit::Files), offset: 900, part: Some(100) };
+    /// assert!(e.is_limit());
+    /// assert_eq!(e.status(), 413);
+    /// ```
+    pub const fn is_limit(&self) -> bool {
+        matches!(self.kind, MultipartErrorKind::Limit(_))
+    }
+
+    /// The HTTP status an error answers (RFC 9110 §15.5): 413 (Content Too Large) for a limit,
+    /// 400 (Bad Request) for a malformed body, boundary or `Content-Type`. A server that
+    /// answers 415 for a `Content-Type` that is not multipart decides so from
+    /// [`MultipartErrorKind::NotMultipart`] itself.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartError};
+    /// let e = MultipartError { kind: MultipartErrorKind::BareLf, offset: 40, part: Some(0) };
+    /// assert_eq!(e.status(), 400);
+    /// ```
+    pub const fn status(&self) -> u16 {
+        if self.is_limit() {
+            413
+        } else {
+            400
+        }
+    }
 }
 
 impl fmt::Display for MultipartError {

@@ -243,9 +243,18 @@ pub struct MultipartReader {
     /// Bytes consumed so far: the offset of the next byte fed.
     position: u64,
     parts: usize,
+    /// Parts with a filename so far, and parts without one.
+    files: usize,
+    fields: usize,
     /// Data bytes of the current part, and whether it is a value (no filename).
     part_bytes: u64,
     value_part: bool,
+    /// Data bytes of every value so far.
+    text_bytes: u64,
+    /// The current part's limit, when the caller set one ([`MultipartReader::limit_part`]).
+    part_limit: Option<u64>,
+    /// The caller skips the current part's data ([`MultipartReader::skip_part`]).
+    skipping: bool,
     /// Preamble or epilogue bytes consumed so far.
     outside: usize,
 }
@@ -287,8 +296,13 @@ impl MultipartReader {
             state: State::Start,
             position: 0,
             parts: 0,
+            files: 0,
+            fields: 0,
             part_bytes: 0,
             value_part: false,
+            text_bytes: 0,
+            part_limit: None,
+            skipping: false,
             outside: 0,
         })
     }
@@ -441,10 +455,99 @@ impl MultipartReader {
             return false;
         }
         self.position += n;
-        self.part_bytes += n;
+        self.took(n);
         // The caller holds nothing back: what comes next starts no held delimiter.
         self.state = State::Data { held: 0 };
         true
+    }
+
+    /// Sets the current part's data limit, once its [`MultipartEvent::Part`] has been handed
+    /// out and before its [`MultipartEvent::PartEnd`]: in place of
+    /// [`max_file_bytes`](MultipartLimits::max_file_bytes) or
+    /// [`max_value_bytes`](MultipartLimits::max_value_bytes), lower or higher (the body's limit
+    /// and, for a value, [`max_text_bytes`](MultipartLimits::max_text_bytes) still apply).
+    /// Data past it is refused as [`MultipartLimit::PartBytes`]. What multer's `for_field`
+    /// and busboy's per-file decisions are for: a limit chosen by the part's name, filename or
+    /// type. Answers `false`, and changes nothing, outside a part.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartEvent, MultipartLimit, MultipartReader};
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=avatar; filename=a.png\r\n\r\n\
+    ///     0123456789\r\n--b--";
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let mut input: &[u8] = body;
+    /// let err = loop {
+    ///     let step = match reader.decode(input, true) {
+    ///         Ok(step) => step,
+    ///         Err(e) => break e,
+    ///     };
+    ///     input = &input[step.consumed..];
+    ///     if let Some(MultipartEvent::Part(part)) = step.event {
+    ///         // Avatars are small: 8 bytes here.
+    ///         if part.name() == "avatar" {
+    ///             reader.limit_part(8);
+    ///         }
+    ///     }
+    /// };
+    /// assert_eq!(err.kind, MultipartErrorKind::Limit(MultipartLimit::PartBytes));
+    /// assert_eq!((err.offset, err.part), (68, Some(0)));
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn limit_part(&mut self, max_bytes: u64) -> bool {
+        if !self.in_part() {
+            return false;
+        }
+        self.part_limit = Some(max_bytes);
+        true
+    }
+
+    /// Skips the current part's data, once its [`MultipartEvent::Part`] has been handed out
+    /// and before its [`MultipartEvent::PartEnd`]: `decode` consumes it without handing it
+    /// out (and hands out the part's `PartEnd` as usual), and only the body's limit applies
+    /// to it; a skipped value does not count against
+    /// [`max_text_bytes`](MultipartLimits::max_text_bytes). The body is read on, to the next
+    /// part. Answers `false`, and changes nothing, outside a part.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartEvent, MultipartReader};
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=junk; filename=x.exe\r\n\r\n\
+    ///     MZ...\r\n--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b--";
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default())?;
+    /// let mut input: &[u8] = body;
+    /// let mut seen = Vec::new();
+    /// loop {
+    ///     let step = reader.decode(input, true)?;
+    ///     input = &input[step.consumed..];
+    ///     match step.event {
+    ///         Some(MultipartEvent::Part(part)) => {
+    ///             if part.filename().is_some_and(|f| f.as_str().ends_with(".exe")) {
+    ///                 reader.skip_part();
+    ///             }
+    ///             seen.push(part.name().into_owned());
+    ///         }
+    ///         Some(MultipartEvent::Data(d)) => seen.push(String::from_utf8_lossy(d).into()),
+    ///         Some(MultipartEvent::End) | None => break,
+    ///         Some(MultipartEvent::PartEnd) => {}
+    ///     }
+    /// }
+    /// assert_eq!(seen, ["junk", "a", "1"]);
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    pub fn skip_part(&mut self) -> bool {
+        if !self.in_part() {
+            return false;
+        }
+        self.skipping = true;
+        true
+    }
+
+    /// Whether the reader is between a part's [`MultipartEvent::Part`] and its
+    /// [`MultipartEvent::PartEnd`].
+    fn in_part(&self) -> bool {
+        matches!(
+            self.state,
+            State::DataStart | State::Data { .. } | State::LfData
+        )
     }
 
     /// Reads from `input` (the bytes that follow what was consumed so far) up to the next
@@ -516,9 +619,10 @@ impl MultipartReader {
                 if !self.skip_data(input.len() as u64) {
                     return None;
                 }
+                let data = (!self.skipping).then_some(MultipartEvent::Data(input));
                 Some(Step {
                     consumed: input.len(),
-                    event: Some(MultipartEvent::Data(input)),
+                    event: data,
                 })
             }
             State::Data { held } => {
@@ -587,6 +691,8 @@ impl MultipartReader {
                         event: None,
                     });
                 }
+                // A skipped part's data: consumed, and read on.
+                Ev::Data if self.skipping => None,
                 Ev::Data => {
                     // As `More`: its own return, which writes no part.
                     self.position += used as u64;
@@ -608,11 +714,17 @@ impl MultipartReader {
         }
     }
 
-    /// An error at `offset` bytes past the current position.
+    /// An error at `offset` bytes past the current position, in the part the reader is in.
     fn error_at(&self, offset: usize, kind: MultipartErrorKind) -> MultipartError {
+        let part = match self.state {
+            State::Headers { .. } => Some(self.parts),
+            State::DataStart | State::Data { .. } | State::LfData => self.parts.checked_sub(1),
+            _ => None,
+        };
         MultipartError {
             kind,
             offset: self.position + offset as u64,
+            part,
         }
     }
 
@@ -710,7 +822,12 @@ impl MultipartReader {
     /// comes next.
     fn header_block(&mut self, padding: usize, nl: usize) -> Result<Moved, MultipartError> {
         if self.parts == self.limits.max_parts {
-            return Err(self.limit_at(0, MultipartLimit::Parts));
+            let e = self.limit_at(0, MultipartLimit::Parts);
+            // The part that would be one too many.
+            return Err(MultipartError {
+                part: Some(self.parts),
+                ..e
+            });
         }
         // The block starts past the line break (`decode` refuses it if the body limit does).
         let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
@@ -797,12 +914,25 @@ impl MultipartReader {
     /// The part whose (checked) header block is `block`, at the current position; its data
     /// comes next.
     fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
-        let part = Part::parse(block, self.position, self.parts, self.profile)
+        let part = Part::parse(block, self.position, self.parts, self.profile, &self.limits)
             .map_err(|(at, kind)| self.error_at(at, kind))?;
         let has_filename = part.has_filename();
+        if has_filename {
+            if self.files == self.limits.max_files {
+                return Err(self.limit_at(0, MultipartLimit::Files));
+            }
+            self.files += 1;
+        } else {
+            if self.fields == self.limits.max_fields {
+                return Err(self.limit_at(0, MultipartLimit::Fields));
+            }
+            self.fields += 1;
+        }
         self.parts += 1;
         self.part_bytes = 0;
         self.value_part = !has_filename;
+        self.part_limit = None;
+        self.skipping = false;
         self.state = State::DataStart;
         Ok(part)
     }
@@ -888,7 +1018,7 @@ impl MultipartReader {
             // The rest, fed again with what follows, starts with the held tail.
             self.state = State::Data { held: hold };
         }
-        self.part_bytes += take as u64;
+        self.took(take as u64);
         Ok((take, Ev::Data))
     }
 
@@ -918,23 +1048,49 @@ impl MultipartReader {
             return Err(self.limit_at(0, limit));
         }
         let take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
-        self.part_bytes += take as u64;
+        self.took(take as u64);
         Ok((take, Ev::Data))
     }
 
     /// How many more data bytes the limits allow the current part, and the limit that says
-    /// so: the body's, or a field's value limit when that is the smaller (a part without a
-    /// filename). `data` and `skip_data` hand out data within it.
+    /// so, the smallest of: the body's; the part's (the one the caller set, or else a file's
+    /// or a value's); for a value, what is left of the values' total. A skipped part's data
+    /// is not kept, so only the body's applies to it. `data` and `skip_data` hand out data
+    /// within it.
     #[inline]
     fn data_budget(&self) -> (u64, MultipartLimit) {
-        let body = self.limits.max_body_bytes - self.position;
+        let mut least = (
+            self.limits.max_body_bytes - self.position,
+            MultipartLimit::BodyBytes,
+        );
+        if self.skipping {
+            return least;
+        }
+        let (max, limit) = match self.part_limit {
+            Some(max) => (max, MultipartLimit::PartBytes),
+            None if self.value_part => (self.limits.max_value_bytes, MultipartLimit::ValueBytes),
+            None => (self.limits.max_file_bytes, MultipartLimit::FileBytes),
+        };
+        let part = max.saturating_sub(self.part_bytes);
+        if part < least.0 {
+            least = (part, limit);
+        }
         if self.value_part {
-            let value = self.limits.max_value_bytes.saturating_sub(self.part_bytes);
-            if value < body {
-                return (value, MultipartLimit::ValueBytes);
+            let text = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
+            if text < least.0 {
+                least = (text, MultipartLimit::TextBytes);
             }
         }
-        (body, MultipartLimit::BodyBytes)
+        least
+    }
+
+    /// `n` more data bytes of the current part read (within [`Self::data_budget`]).
+    #[inline]
+    fn took(&mut self, n: u64) {
+        self.part_bytes += n;
+        if self.value_part && !self.skipping {
+            self.text_bytes += n;
+        }
     }
 
     /// After the close delimiter: what the profile allows, then the end of the input.

@@ -4,7 +4,7 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 
-use super::error::MultipartErrorKind;
+use super::error::{MultipartErrorKind, MultipartLimit, MultipartLimits};
 use super::filename::Filename;
 use super::mime::MimeType;
 use super::profile::Profile;
@@ -104,6 +104,7 @@ impl<'a> Part<'a> {
         offset: u64,
         index: usize,
         profile: Profile,
+        limits: &MultipartLimits,
     ) -> Result<Self, (usize, MultipartErrorKind)> {
         let mut found: Option<(ContentDisposition<'a>, usize, Span)> = None;
         let mut content_type = None;
@@ -157,6 +158,25 @@ impl<'a> Part<'a> {
             return Err((cd_at, MultipartErrorKind::MissingName));
         };
         let name_bytes = unquote(name.raw_value_bytes());
+        let name_span = Span::of(block, name_bytes);
+        // The name and filenames as sent, each against its limit: the byte past the limit.
+        let over = |value: &[u8], max: usize, limit| {
+            let at = Span::of(block, value).start as usize;
+            (value.len() > max).then_some((at + max, MultipartErrorKind::Limit(limit)))
+        };
+        if let Some(e) = over(name_bytes, limits.max_name_bytes, MultipartLimit::NameBytes) {
+            return Err(e);
+        }
+        for param in ["filename", "filename*"] {
+            let Some(p) = disposition.find(param) else {
+                continue;
+            };
+            let raw = unquote(p.raw_value_bytes());
+            let max = limits.max_filename_bytes;
+            if let Some(e) = over(raw, max, MultipartLimit::FilenameBytes) {
+                return Err(e);
+            }
+        }
         let name_as_written = profile != Profile::Fetch
             && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
         let has_filename = disposition.filename().is_some();
@@ -164,7 +184,7 @@ impl<'a> Part<'a> {
             block,
             offset,
             index,
-            name: Span::of(block, name_bytes),
+            name: name_span,
             content_type,
             disposition: cd_span,
             has_filename,
