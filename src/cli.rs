@@ -10,7 +10,9 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Map, Value};
 
-use reqparse::body::multipart;
+use reqparse::body::chunked::ChunkedLimits;
+use reqparse::body::form::FormLimits;
+use reqparse::body::multipart::{self, MultipartLimits};
 use reqparse::{disposition, query, uri};
 
 /// Parse the parts of an HTTP request servers touch most, without allocating.
@@ -65,21 +67,29 @@ enum Command {
         curl -F file=@photo.jpg -F note=hi http://127.0.0.1:8080/upload")]
     Serve(ServeArgs),
     /// Decode a chunked body (RFC 9112 §7.1) to stdout, strictly and in bounded memory.
-    #[command(after_help = "Examples:\n  \
-        printf '5\\r\\nhello\\r\\n0\\r\\n\\r\\n' | reqparse chunked   # hello\n  \
-        reqparse chunked --trailers body.bin > data.bin")]
+    #[command(after_help = limits_help::<ChunkedLimits>(
+        "The input must be one chunked body and end with it: bytes after its last chunk and \
+         trailers (another message, perhaps a smuggled one) are refused.\n\n\
+         Examples:\n  \
+         printf '5\\r\\nhello\\r\\n0\\r\\n\\r\\n' | reqparse chunked   # hello\n  \
+         reqparse chunked --trailers body.bin > data.bin\n  \
+         reqparse chunked --limit max_body_bytes=1G body.bin > data.bin"))]
     Chunked(ChunkedArgs),
     /// Print the pairs of an application/x-www-form-urlencoded body as JSON (like `query`).
-    #[command(after_help = "Examples:\n  \
-        printf 'a=1&b=x+y' | reqparse form          # [[\"a\",\"1\"],[\"b\",\"x y\"]]\n  \
-        reqparse form --profile strict body.txt")]
+    #[command(after_help = limits_help::<FormLimits>(
+        "Examples:\n  \
+         printf 'a=1&b=x+y' | reqparse form          # [[\"a\",\"1\"],[\"b\",\"x y\"]]\n  \
+         reqparse form --profile strict body.txt\n  \
+         reqparse form --limit max_pairs=10000 body.txt"))]
     Form(FormArgs),
     /// Print the parts of a multipart/form-data body as JSON: each part's name, filename,
     /// content type (as sent, and as its MIME type), size, SHA-256 and, for a part without a
     /// filename, its value as text.
-    #[command(after_help = "Examples:\n  \
-        reqparse multipart --boundary=XyZ body.bin\n  \
-        reqparse multipart --content-type 'multipart/form-data; boundary=XyZ' < body.bin")]
+    #[command(after_help = limits_help::<MultipartLimits>(
+        "Examples:\n  \
+         reqparse multipart --boundary=XyZ body.bin\n  \
+         reqparse multipart --content-type 'multipart/form-data; boundary=XyZ' < body.bin\n  \
+         reqparse multipart --boundary=XyZ --limit max_file_bytes=1G --limit max_files=500 body.bin"))]
     Multipart(MultipartArgs),
     /// Write the WebAssembly component that ships inside this binary (the one `serve --engine
     /// wasm` runs), or its WIT, for hosts in any language: it imports nothing, so any
@@ -118,9 +128,105 @@ struct MultipartArgs {
     #[arg(long, default_value_t = multipart::Profile::Fetch,
           value_parser = profile_parser(&multipart::Profile::ALL, multipart::Profile::as_str))]
     profile: multipart::Profile,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// The body: a file, or `-` (the default) for stdin.
     #[arg(default_value = "-")]
     input: PathBuf,
+}
+
+/// `--limit NAME=VALUE`: a reader's limits by the names of its limits struct's fields.
+#[derive(Debug, clap::Args)]
+struct LimitArgs {
+    /// Set a limit of the reader (repeatable): NAME is one of those listed below, VALUE a
+    /// number, with K, M or G for KiB, MiB or GiB (e.g. max_file_bytes=1G).
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = limit_arg)]
+    limits: Vec<(String, u64)>,
+}
+
+impl LimitArgs {
+    /// The reader's default limits with those given set, or the one line saying why not.
+    fn apply<L: Limits>(&self) -> Result<L, String> {
+        let mut limits = L::default();
+        for (name, value) in &self.limits {
+            limits.set(name, *value).map_err(|e| match e {
+                reqparse::body::LimitError::Unknown => {
+                    format!("unknown limit {name:?} (one of: {})", L::NAMES.join(", "))
+                }
+                e => format!("--limit {name}={value}: {e}"),
+            })?;
+        }
+        Ok(limits)
+    }
+}
+
+/// The three readers' limits structs, by name.
+trait Limits: Default {
+    const NAMES: &'static [&'static str];
+    fn get(&self, name: &str) -> Option<u64>;
+    fn set(&mut self, name: &str, value: u64) -> Result<(), reqparse::body::LimitError>;
+}
+
+macro_rules! limits_impl {
+    ($($ty:ty),+) => {$(
+        impl Limits for $ty {
+            const NAMES: &'static [&'static str] = <$ty>::NAMES;
+            fn get(&self, name: &str) -> Option<u64> {
+                <$ty>::get(self, name)
+            }
+            fn set(&mut self, name: &str, value: u64) -> Result<(), reqparse::body::LimitError> {
+                <$ty>::set(self, name, value)
+            }
+        }
+    )+};
+}
+limits_impl!(MultipartLimits, FormLimits, ChunkedLimits);
+
+/// A subcommand's help after its text: the limits `--limit` sets, each with its default.
+fn limits_help<L: Limits>(text: &str) -> String {
+    let defaults = L::default();
+    let width = L::NAMES.iter().map(|n| n.len()).max().unwrap_or(0);
+    let mut help = format!("{text}\n\nLimits (--limit NAME=VALUE), with their defaults:");
+    for name in L::NAMES {
+        let value = defaults.get(name).unwrap_or_default();
+        help.push_str(&format!("\n  {name:width$}  {}", with_unit(value)));
+    }
+    help
+}
+
+/// A limit's value as the help shows it: in KiB, MiB or GiB when it is a whole number of one.
+fn with_unit(value: u64) -> String {
+    for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] {
+        if value >= 1 << shift && value % (1 << shift) == 0 {
+            return format!("{value} ({}{unit})", value >> shift);
+        }
+    }
+    value.to_string()
+}
+
+/// `--limit NAME=VALUE`: VALUE a decimal number, with K, M or G (KiB, MiB, GiB; `KiB` etc.
+/// spelled out too).
+fn limit_arg(arg: &str) -> Result<(String, u64), String> {
+    let (name, value) = arg
+        .split_once('=')
+        .ok_or_else(|| "expected NAME=VALUE (e.g. max_file_bytes=1G)".to_owned())?;
+    let lower = value.trim().to_ascii_lowercase();
+    let digits = lower.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let shift = match &lower[digits.len()..] {
+        "" | "b" => 0,
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        "t" | "tib" => 40,
+        unit => return Err(format!("unknown unit {unit:?} (K, M, G or T)")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{value:?} is not a number of bytes (e.g. 4096, 64K, 1G)"))?;
+    let n = n
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("{value:?} is over {}", u64::MAX))?;
+    Ok((name.trim().to_owned(), n))
 }
 
 #[derive(Debug, clap::Args)]
@@ -129,6 +235,8 @@ struct FormArgs {
     #[arg(long, default_value_t = query::Profile::Whatwg,
           value_parser = profile_parser(&query::Profile::ALL, query::Profile::as_str))]
     profile: query::Profile,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// The body: a file, or `-` (the default) for stdin.
     #[arg(default_value = "-")]
     input: PathBuf,
@@ -139,6 +247,8 @@ struct ChunkedArgs {
     /// Print the trailer fields as a JSON array of [name, value] on stderr.
     #[arg(long)]
     trailers: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// The chunked body: a file, or `-` (the default) for stdin.
     #[arg(default_value = "-")]
     input: PathBuf,
@@ -386,11 +496,12 @@ fn open_input(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, String> 
 /// `reqparse form`: the body through the form reader's `read_from` (one buffer: a pair that
 /// straddles two reads is held until it ends, as the reader's limits cap it).
 fn form_answer(a: &FormArgs) -> Result<String, String> {
-    use reqparse::body::form::{FormEvent, FormLimits, FormReader};
+    use reqparse::body::form::{FormEvent, FormReader};
     use reqparse::body::ReadError;
 
+    let limits: FormLimits = a.limits.apply()?;
     let input = open_input(&a.input)?;
-    let mut reader = FormReader::new(a.profile, FormLimits::default());
+    let mut reader = FormReader::new(a.profile, limits);
     let mut pairs = Vec::new();
     reader
         .read_from(input, |event| {
@@ -407,8 +518,13 @@ fn form_answer(a: &FormArgs) -> Result<String, String> {
 
 /// A part of `reqparse multipart` while its data arrives.
 struct PartSummary {
+    index: usize,
     name: String,
     filename: Option<String>,
+    /// The filename's other readings: as sent (escaped), its basename, a portable name.
+    filename_raw: Option<String>,
+    basename: Option<String>,
+    portable: Option<String>,
     content_type: Option<String>,
     /// `Part::mime_type`, serialized.
     mime_type: Option<String>,
@@ -444,6 +560,9 @@ impl PartSummary {
         json!({
             "name": self.name,
             "filename": self.filename,
+            "filename_raw": self.filename_raw,
+            "basename": self.basename,
+            "portable": self.portable,
             "content_type": self.content_type,
             "mime_type": self.mime_type,
             "size": self.size,
@@ -457,9 +576,9 @@ impl PartSummary {
 /// `reqparse multipart`: the body in 64 KiB reads (`MultipartReader::read_from`); each part's
 /// data is hashed as it arrives, and only a value (a part without a filename) is kept whole.
 fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
-    use multipart::{MultipartEvent, MultipartLimits, MultipartReader, ReadError};
+    use multipart::{MultipartEvent, MultipartReader, ReadError};
 
-    let limits = MultipartLimits::default();
+    let limits: MultipartLimits = a.limits.apply()?;
     let boundary = match (&a.boundary, &a.content_type) {
         (Some(b), _) => b.as_bytes(),
         (None, Some(ct)) => {
@@ -476,11 +595,16 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
     let (mut parts, mut current) = (Vec::new(), None::<PartSummary>);
     let read = reader.read_from(&mut input, |event| match event {
         MultipartEvent::Part(p) => {
-            let filename = p.filename().map(|f| f.into_cow().into_owned());
+            let f = p.filename();
+            let filename = f.as_ref().map(|f| f.as_str().to_owned());
             current = Some(PartSummary {
+                index: p.index(),
                 name: p.name().into_owned(),
                 value: filename.is_none().then(Vec::new),
                 filename,
+                filename_raw: f.as_ref().map(|f| escaped(f.raw())),
+                basename: f.as_ref().map(|f| f.basename().to_owned()),
+                portable: f.as_ref().map(|f| f.portable()),
                 content_type: p.content_type().map(|t| header_text(t).into_owned()),
                 mime_type: p
                     .mime_type()
@@ -500,10 +624,32 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
     read.map_err(|e| match e {
         ReadError::Io(e) => format!("I/O error: {e}"),
         ReadError::Body(e) => {
-            let hint = input
-                .whole()
-                .map(|body| multipart_accepted_by(body, boundary, limits));
-            format!("invalid multipart body: {e}{}", hint.unwrap_or_default())
+            // The part the error is in, by its name when its headers were read.
+            let part = match (e.part, &current) {
+                (Some(i), Some(p)) if p.index == i => format!(" in part {i} ({:?})", p.name),
+                (Some(i), _) => format!(" in part {i}"),
+                (None, _) => String::new(),
+            };
+            let hint = if e.is_limit() {
+                let name = match e.kind {
+                    multipart::MultipartErrorKind::Limit(l) => l.name(),
+                    _ => "",
+                };
+                let hint = match name {
+                    // Set by the reader's caller, not a `MultipartLimits` field.
+                    "max_part_bytes" => String::new(),
+                    name => format!(" (raise it with --limit {name}=N)"),
+                };
+                Some(hint)
+            } else {
+                input
+                    .whole()
+                    .map(|body| multipart_accepted_by(body, boundary, limits))
+            };
+            format!(
+                "invalid multipart body: {e}{part}{}",
+                hint.unwrap_or_default()
+            )
         }
     })?;
     Ok(json!({ "parts": parts }).to_string())
@@ -586,10 +732,10 @@ fn chunked(a: &ChunkedArgs) -> Result<(), String> {
     use reqparse::body::ReadError;
     use std::io::Write;
 
-    let mut input = open_input(&a.input)?;
     let mut stdout = std::io::stdout().lock();
     let io = |e: std::io::Error| format!("I/O error: {e}");
-    let mut decoder = ChunkedDecoder::default();
+    let mut decoder = ChunkedDecoder::new(a.limits.apply()?);
+    let mut input = open_input(&a.input)?;
     let mut trailers = Vec::new();
     // The first failed write to stdout: the rest of the body is then read, not written.
     let mut written = Ok(());
@@ -660,6 +806,21 @@ fn header_text(bytes: &[u8]) -> Cow<'_, str> {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
+}
+
+/// Bytes as text that says each byte: printable ASCII as is, every other byte (and `\\`) as a
+/// `\\xHH` escape, so that bytes of any encoding survive into JSON unchanged.
+fn escaped(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) && b != b'\\' {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    out
 }
 
 fn lossless(bytes: &[u8]) -> Cow<'_, str> {

@@ -226,22 +226,18 @@ fn multipart_refusal_names_the_profile_that_reads_it() {
 
 #[test]
 fn chunked_vectors() {
-    // Cases with limits of their own need the library (the CLI runs with the defaults).
+    // A case's limits are given as `--limit NAME=VALUE`.
     let dir = std::env::temp_dir().join(format!("reqparse-chunked-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     vectors::run("chunked.json", 40, |case, failures| {
-        if case.get("limits").is_some() {
-            return;
-        }
         let source = vectors::required(case, "source");
         let input = vectors::input_bytes(case);
         let file = dir.join("body");
         std::fs::write(&file, &input).unwrap();
-        let out = reqparse(&[
-            OsStr::new("chunked"),
-            OsStr::new("--trailers"),
-            file.as_os_str(),
-        ]);
+        let mut args = vec![OsString::from("chunked"), "--trailers".into()];
+        args.extend(limit_args(case));
+        args.push(file.clone().into_os_string());
+        let out = reqparse(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let trailing = case["expect"].get("consumed").and_then(Value::as_u64);
         let problem = if let Some(error) = case.get("expect_error") {
@@ -283,17 +279,14 @@ fn chunked_vectors() {
 
 #[test]
 fn form_vectors() {
-    // `reqparse form` runs with the default limits: the cases with limits of their own are the
-    // library's.
+    // A case's limits are given as `--limit NAME=VALUE`.
     let dir = std::env::temp_dir().join(format!("reqparse-form-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     vectors::run("form.json", 10, |case, failures| {
-        if case.get("limits").is_some() {
-            return;
-        }
         let file = dir.join("body");
         std::fs::write(&file, vectors::required(case, "input")).unwrap();
         let mut args = vec![OsString::from("form"), file.clone().into_os_string()];
+        args.extend(limit_args(case));
         if let Some(profile) = optional_text(case, "profile") {
             args.extend(["--profile".into(), profile.into()]);
         }
@@ -323,12 +316,12 @@ fn sha256_hex(data: &[u8]) -> String {
 
 #[test]
 fn multipart_vectors() {
-    // `reqparse multipart` runs with the default limits: the cases with limits of their own are
-    // the library's.
+    // A case's limits are given as `--limit NAME=VALUE`; the per-part decisions of a case
+    // (`decisions`) are the library's and the other faces', the CLI has none.
     let dir = std::env::temp_dir().join(format!("reqparse-multipart-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     vectors::run("multipart.json", 60, |case, failures| {
-        if case.get("limits").is_some() {
+        if case.get("decisions").is_some() {
             return;
         }
         let source = vectors::required(case, "source");
@@ -339,14 +332,16 @@ fn multipart_vectors() {
             None => vec!["fetch"],
         };
         for profile in profiles {
-            let out = reqparse(&[
+            let mut args = vec![
                 OsString::from("multipart"),
                 format!("--boundary={}", vectors::required(case, "boundary")).into(),
                 format!("--profile={profile}").into(),
-                file.clone().into_os_string(),
-            ]);
+            ];
+            args.extend(limit_args(case));
+            args.push(file.clone().into_os_string());
+            let out = reqparse(&args);
             let problem = if case.get("expect_error").is_some() {
-                check(case, &out, true)
+                check(case, &out, true).or_else(|| multipart_error_problem(case, &out))
             } else {
                 multipart_problem(case, &out)
             };
@@ -356,6 +351,39 @@ fn multipart_vectors() {
         }
     });
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A case's `limits` as `--limit NAME=VALUE` arguments.
+fn limit_args(case: &Value) -> Vec<OsString> {
+    let Some(limits) = case.get("limits").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    limits
+        .iter()
+        .flat_map(|(name, n)| ["--limit".into(), format!("{name}={n}").into()])
+        .collect()
+}
+
+/// What a multipart error line must say beyond its offset: the limit's name, and the part it
+/// is in (`in part N`) when the case names one (`expect_error_part`), nothing when it is in
+/// none.
+fn multipart_error_problem(case: &Value, out: &Output) -> Option<String> {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let kind = vectors::required(&case["expect_error"], "kind");
+    if let Some(limit) = kind.strip_prefix("limit:") {
+        if !stderr.contains(limit) {
+            return Some(format!("error does not name {limit}: {stderr}"));
+        }
+    }
+    match case.get("expect_error_part").map(Value::as_u64) {
+        Some(Some(i)) if !stderr.contains(&format!(" in part {i}")) => {
+            Some(format!("error does not name part {i}: {stderr}"))
+        }
+        Some(None) if stderr.contains(" in part ") => {
+            Some(format!("error names a part, in none: {stderr}"))
+        }
+        _ => None,
+    }
 }
 
 /// How `reqparse multipart`'s answer differs from the parts a case expects, if it does. A

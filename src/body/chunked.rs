@@ -73,6 +73,20 @@ pub struct ChunkedLimits {
     pub max_trailer_fields: usize,
 }
 
+crate::body::limits::by_name!(
+    ChunkedLimits,
+    "reqparse::body::chunked::ChunkedLimits",
+    [
+        max_size_digits,
+        max_line_bytes,
+        max_extension_bytes,
+        overhead_grace,
+        max_body_bytes,
+        max_trailer_bytes,
+        max_trailer_fields,
+    ]
+);
+
 impl Default for ChunkedLimits {
     fn default() -> Self {
         ChunkedLimits {

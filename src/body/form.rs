@@ -60,6 +60,12 @@ pub struct FormLimits {
     pub max_body_bytes: u64,
 }
 
+crate::body::limits::by_name!(
+    FormLimits,
+    "reqparse::body::form::FormLimits",
+    [max_pairs, max_name_bytes, max_value_bytes, max_body_bytes,]
+);
+
 impl Default for FormLimits {
     fn default() -> Self {
         FormLimits {

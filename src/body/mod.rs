@@ -39,7 +39,10 @@ mod feed;
 pub mod form;
 // Crate-private: the byte classes the readers share.
 mod grammar;
+mod limits;
 pub mod multipart;
+
+pub use limits::LimitError;
 
 // The faces that push borrowed bytes through the driver.
 #[cfg(all(feature = "component", target_arch = "wasm32"))]

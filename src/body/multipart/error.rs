@@ -72,6 +72,27 @@ pub struct MultipartLimits {
     pub max_filename_bytes: usize,
 }
 
+crate::body::limits::by_name!(
+    MultipartLimits,
+    "reqparse::body::multipart::MultipartLimits",
+    [
+        max_parts,
+        max_boundary_bytes,
+        max_headers,
+        max_header_bytes,
+        max_value_bytes,
+        max_body_bytes,
+        max_preamble_bytes,
+        max_epilogue_bytes,
+        max_files,
+        max_fields,
+        max_file_bytes,
+        max_text_bytes,
+        max_name_bytes,
+        max_filename_bytes,
+    ]
+);
+
 impl Default for MultipartLimits {
     fn default() -> Self {
         MultipartLimits {
