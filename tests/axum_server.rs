@@ -120,14 +120,14 @@ fn answers_200_413_400_and_415() {
                 request(addr, "/small", MULTIPART, &multipart_body(&[b'x'; 2000])).await;
             assert_eq!(
                 (status, text.as_str()),
-                (413, "multipart body over max_body_bytes at byte 1024")
+                (413, "multipart body over max_body_bytes at byte 1024 (part 1)")
             );
 
             let bad = b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\nx\r\n\r\n1\r\n--XyZ--";
             let (status, text) = request(addr, "/upload", MULTIPART, bad).await;
             assert_eq!(
                 (status, text.as_str()),
-                (400, "bare LF in a part's headers at byte 47")
+                (400, "bare LF in a part's headers at byte 47 (part 0)")
             );
 
             let (status, text) = request(addr, "/upload", "multipart/form-data", b"").await;

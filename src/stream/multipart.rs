@@ -682,6 +682,73 @@ impl<S> Part<'_, S> {
     pub fn offset(&self) -> u64 {
         self.head.part.offset()
     }
+
+    /// Sets this part's data limit, decided from its headers (its name, filename, type): in
+    /// place of [`MultipartLimits::max_file_bytes`] or [`MultipartLimits::max_value_bytes`],
+    /// lower or higher ([`MultipartReader::limit_part`](crate::body::multipart::MultipartReader::limit_part));
+    /// data past it is answered
+    /// [`MultipartLimit::PartBytes`](crate::body::multipart::MultipartLimit::PartBytes)
+    /// (413). Answers `false`, and changes nothing, once the part's data has ended.
+    ///
+    /// ```
+    /// # use reqparse::stream::Multipart;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop { if let std::task::Poll::Ready(out) = f.as_mut().poll(&mut cx) { return out } }
+    /// # }
+    /// # block_on(async {
+    /// let body = bytes::Bytes::from_static(b"--b\r\nContent-Disposition: form-data; name=avatar; \
+    ///     filename=a.png\r\n\r\n0123456789\r\n--b--");
+    /// let mut multipart = Multipart::new(futures_util::stream::iter([Ok::<_, std::io::Error>(body)]), b"b")?;
+    /// let mut part = multipart.next_part().await?.unwrap();
+    /// if part.name() == "avatar" {
+    ///     assert!(part.set_limit(8));
+    /// }
+    /// let err = part.bytes().await.unwrap_err();
+    /// assert_eq!((err.status(), err.part()), (413, Some(0)));
+    /// assert_eq!(err.to_string(), "multipart body over max_part_bytes at byte 68 (part 0)");
+    /// # Ok::<(), reqparse::stream::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn set_limit(&mut self, max_bytes: u64) -> bool {
+        let index = self.head.part.index();
+        let mut shared = lock(&self.shared);
+        !self.done && shared.open == Some(index) && shared.driver.reader.limit_part(max_bytes)
+    }
+
+    /// Skips the rest of this part's data: the reader reads past it without handing it out
+    /// and without its part limits (only [`MultipartLimits::max_body_bytes`] bounds it, and a
+    /// skipped value does not count against [`MultipartLimits::max_text_bytes`]): a part the
+    /// application refuses by its headers (busboy's `file.resume()`, multer's `fileFilter`).
+    /// Dropping a part also skips what is left of it, but reads it under its limits.
+    ///
+    /// ```
+    /// # use reqparse::stream::Multipart;
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop { if let std::task::Poll::Ready(out) = f.as_mut().poll(&mut cx) { return out } }
+    /// # }
+    /// # block_on(async {
+    /// let body = bytes::Bytes::from_static(b"--b\r\nContent-Disposition: form-data; name=f; filename=x.exe\r\n\r\nMZ\r\n\
+    ///     --b\r\nContent-Disposition: form-data; name=g\r\n\r\n1\r\n--b--");
+    /// let mut multipart = Multipart::new(futures_util::stream::iter([Ok::<_, std::io::Error>(body)]), b"b")?;
+    /// let part = multipart.next_part().await?.unwrap();
+    /// if part.filename().is_some_and(|f| f.as_str().ends_with(".exe")) {
+    ///     part.skip();
+    /// }
+    /// assert_eq!(multipart.next_part().await?.unwrap().name(), "g");
+    /// # Ok::<(), reqparse::stream::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn skip(self) {
+        let index = self.head.part.index();
+        let mut shared = lock(&self.shared);
+        if !self.done && shared.open == Some(index) {
+            shared.driver.reader.skip_part();
+        }
+    }
 }
 
 impl<S, B, E> Part<'_, S>
