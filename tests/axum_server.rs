@@ -120,7 +120,10 @@ fn answers_200_413_400_and_415() {
                 request(addr, "/small", MULTIPART, &multipart_body(&[b'x'; 2000])).await;
             assert_eq!(
                 (status, text.as_str()),
-                (413, "multipart body over max_body_bytes at byte 1024 (part 1)")
+                (
+                    413,
+                    "multipart body over max_body_bytes at byte 1024 (part 1)"
+                )
             );
 
             let bad = b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\nx\r\n\r\n1\r\n--XyZ--";

@@ -54,6 +54,12 @@ fn check<T: Serialize, E: Serialize + std::fmt::Display>(
                     }
                 }
             }
+            // The part a multipart error is in, where the case names it.
+            if let Some(part) = case.get("expect_error_part") {
+                if got.get("part") != Some(part) {
+                    problems.push(format!("part {:?}, expected {part}", got.get("part")));
+                }
+            }
             if got["message"] != json!(e.to_string()) {
                 problems.push(format!("message {}", got["message"]));
             }
@@ -148,9 +154,11 @@ fn form_vectors() {
 #[test]
 fn multipart_vectors() {
     vectors::run("multipart.json", 60, |case, failures| {
-        if case.get("limits").is_some() {
+        // The per-part decisions are the reader's caller's (tests/multipart_vectors.rs).
+        if case.get("decisions").is_some() {
             return;
         }
+        let limits = support::body::multipart::limits(case);
         let input = vectors::input_bytes(case);
         let names: Vec<&str> = match case.get("profiles").and_then(Value::as_array) {
             Some(names) => names.iter().filter_map(Value::as_str).collect(),
@@ -159,21 +167,19 @@ fn multipart_vectors() {
         for name in names {
             let profile = name.parse().expect("a multipart profile");
             let boundary = required(case, "boundary").as_bytes();
-            let got = MultipartReader::new(boundary, profile, Default::default()).and_then(
-                |mut reader| {
-                    let mut heads = Vec::new();
-                    let read = reader.read_from(&input[..], |event| {
-                        if let MultipartEvent::Part(part) = event {
-                            heads.push(to_json(&part));
-                        }
-                    });
-                    match read {
-                        Ok(()) => Ok(heads),
-                        Err(ReadError::Body(e)) => Err(e),
-                        Err(ReadError::Io(e)) => panic!("reading a slice: {e}"),
+            let got = MultipartReader::new(boundary, profile, limits).and_then(|mut reader| {
+                let mut heads = Vec::new();
+                let read = reader.read_from(&input[..], |event| {
+                    if let MultipartEvent::Part(part) = event {
+                        heads.push(to_json(&part));
                     }
-                },
-            );
+                });
+                match read {
+                    Ok(()) => Ok(heads),
+                    Err(ReadError::Body(e)) => Err(e),
+                    Err(ReadError::Io(e)) => panic!("reading a slice: {e}"),
+                }
+            });
             // The head of each part: the expected part without its data, with its MIME type
             // when the case gives them (without the MIME type it serializes to when not).
             let mime_types = case.get("mime_types").and_then(Value::as_array).cloned();

@@ -256,9 +256,17 @@ impl Serialize for chunked::ChunkedError {
 }
 
 impl Serialize for MultipartError {
-    /// `{"kind", "offset", "message"}`, the kind as the vectors name it.
+    /// `{"kind", "offset", "message", "part", "status"}`, the kind as the vectors name it, the
+    /// part the error is in (its index, or `null`) and the HTTP status it answers (413 for a
+    /// limit, 400).
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        error(s, Some(self.kind.name()), self.offset, self)
+        let mut e = s.serialize_struct("MultipartError", 5)?;
+        e.serialize_field("kind", self.kind.name())?;
+        e.serialize_field("offset", &self.offset)?;
+        e.serialize_field("message", &Collect(self))?;
+        e.serialize_field("part", &self.part)?;
+        e.serialize_field("status", &self.status())?;
+        e.end()
     }
 }
 
