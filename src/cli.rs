@@ -72,7 +72,7 @@ enum Command {
          trailers (another message, perhaps a smuggled one) are refused.\n\n\
          Examples:\n  \
          printf '5\\r\\nhello\\r\\n0\\r\\n\\r\\n' | reqparse chunked   # hello\n  \
-         reqparse chunked --trailers body.bin > data.bin\n  \
+         reqparse chunked --trailers --out data.bin body.bin  # {\"size\":5,\"sha256\":\"…\",\"trailers\":[]}\n  \
          reqparse chunked --limit max_body_bytes=1G body.bin > data.bin"))]
     Chunked(ChunkedArgs),
     /// Print the pairs of an application/x-www-form-urlencoded body as JSON (like `query`).
@@ -197,7 +197,7 @@ fn limits_help<L: Limits>(text: &str) -> String {
 /// A limit's value as the help shows it: in KiB, MiB or GiB when it is a whole number of one.
 fn with_unit(value: u64) -> String {
     for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] {
-        if value >= 1 << shift && value % (1 << shift) == 0 {
+        if value >= 1 << shift && value.is_multiple_of(1 << shift) {
             return format!("{value} ({}{unit})", value >> shift);
         }
     }
@@ -244,9 +244,13 @@ struct FormArgs {
 
 #[derive(Debug, clap::Args)]
 struct ChunkedArgs {
-    /// Print the trailer fields as a JSON array of [name, value] on stderr.
+    /// Print, instead of the data, one line of JSON: the data's size and SHA-256 and the
+    /// trailer fields as [name, value] pairs (the data goes to --out, when given).
     #[arg(long)]
     trailers: bool,
+    /// With --trailers: write the decoded data to this file (`-`: nowhere else but the hash).
+    #[arg(long, value_name = "FILE", requires = "trailers")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
     /// The chunked body: a file, or `-` (the default) for stdin.
@@ -730,18 +734,34 @@ fn multipart_accepted_by(
 fn chunked(a: &ChunkedArgs) -> Result<(), String> {
     use reqparse::body::chunked::{Chunk, ChunkedDecoder};
     use reqparse::body::ReadError;
+    use sha2::Digest;
     use std::io::Write;
 
-    let mut stdout = std::io::stdout().lock();
     let io = |e: std::io::Error| format!("I/O error: {e}");
     let mut decoder = ChunkedDecoder::new(a.limits.apply()?);
     let mut input = open_input(&a.input)?;
+    // Where the data goes: stdout, or with --trailers the --out file (or nowhere), stdout
+    // then being the JSON's.
+    let mut sink: Box<dyn Write> = match (&a.out, a.trailers) {
+        (Some(path), _) if path.as_os_str() != "-" => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        (_, true) => Box::new(std::io::sink()),
+        (_, false) => Box::new(std::io::stdout().lock()),
+    };
+    let (mut hash, mut size) = (sha2::Sha256::new(), 0u64);
     let mut trailers = Vec::new();
-    // The first failed write to stdout: the rest of the body is then read, not written.
+    // The first failed write: the rest of the body is then read, not written.
     let mut written = Ok(());
     let after = decoder.read_from(&mut input, |chunk| match chunk {
-        Chunk::Data(data) if written.is_ok() => written = stdout.write_all(data),
-        Chunk::Data(_) | Chunk::End => {}
+        Chunk::Data(data) => {
+            hash.update(data);
+            size += data.len() as u64;
+            if written.is_ok() {
+                written = sink.write_all(data);
+            }
+        }
+        Chunk::End => {}
         Chunk::Trailer { name, value } => {
             trailers.push(json!([lossless(name), header_text(value)]))
         }
@@ -751,7 +771,7 @@ fn chunked(a: &ChunkedArgs) -> Result<(), String> {
         ReadError::Body(e) => format!("invalid chunked body: {e}"),
     })?;
     written.map_err(io)?;
-    stdout.flush().map_err(io)?;
+    sink.flush().map_err(io)?;
     // What follows the body is another message's (RFC 9112 §9.3), perhaps a smuggled one:
     // a file that holds one body must end with it (`read_from` stops at the body's end).
     if after > 0 || input.read(&mut [0u8; 1]).map_err(io)? > 0 {
@@ -761,7 +781,9 @@ fn chunked(a: &ChunkedArgs) -> Result<(), String> {
         ));
     }
     if a.trailers {
-        eprintln!("{}", Value::Array(trailers));
+        let summary = json!({ "size": size, "sha256": sha256_hex(hash), "trailers": trailers });
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{summary}").map_err(io)?;
     }
     Ok(())
 }

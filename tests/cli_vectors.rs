@@ -234,7 +234,13 @@ fn chunked_vectors() {
         let input = vectors::input_bytes(case);
         let file = dir.join("body");
         std::fs::write(&file, &input).unwrap();
-        let mut args = vec![OsString::from("chunked"), "--trailers".into()];
+        let data_file = dir.join("data");
+        let mut args = vec![
+            OsString::from("chunked"),
+            "--trailers".into(),
+            "--out".into(),
+        ];
+        args.push(data_file.clone().into_os_string());
         args.extend(limit_args(case));
         args.push(file.clone().into_os_string());
         let out = reqparse(&args);
@@ -258,17 +264,28 @@ fn chunked_vectors() {
                 .then(|| format!("expected bytes after the body refused at {at}, got {stderr}"))
         } else {
             let data = vectors::required(&case["expect"], "data").as_bytes();
-            let trailers: Option<Value> = serde_json::from_str(stderr.trim_end()).ok();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let summary: Value = serde_json::from_str(stdout.trim_end()).unwrap_or_default();
+            let want = serde_json::json!({
+                "size": data.len(),
+                "sha256": sha256_hex(data),
+                "trailers": case["expect"]["trailers"],
+            });
+            // Without --trailers the data itself is stdout.
+            let mut plain = vec![OsString::from("chunked")];
+            plain.extend(limit_args(case));
+            plain.push(file.clone().into_os_string());
             (!out.status.success()
-                || out.stdout != data
-                || trailers.as_ref() != Some(&case["expect"]["trailers"]))
-            .then(|| {
-                format!(
-                    "got {:?} stdout {:?} stderr {stderr}",
-                    out.status,
-                    String::from_utf8_lossy(&out.stdout)
-                )
-            })
+                || std::fs::read(&data_file).ok().as_deref() != Some(data)
+                || summary != want
+                || reqparse(&plain).stdout != data)
+                .then(|| {
+                    format!(
+                        "got {:?} stdout {:?} stderr {stderr}",
+                        out.status,
+                        String::from_utf8_lossy(&out.stdout)
+                    )
+                })
         };
         if let Some(p) = problem {
             failures.push(format!("{source}: {p}"));
