@@ -1,6 +1,8 @@
 //! The multipart/form-data reader over arbitrary bytes, in every profile, whole and split into
 //! reads whose size comes from the input's first byte: no panic, the same parts and the same
-//! error at the same offset. And what Fetch read, written again, reads back the same.
+//! error at the same offset (and in the same part). The per-part decisions (a limit, a skip)
+//! come from the first byte too, and the file, field, text and name limits are small enough
+//! to be reached. And what Fetch read, written again, reads back the same.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,10 +13,26 @@ use reqparse::body::multipart::{
 /// (name, filename, content type, data) of each part.
 type Parts = Vec<(String, Option<String>, Option<Vec<u8>>, Vec<u8>)>;
 
-/// The parts read (the last perhaps cut short), and the error's offset and kind.
-type Outcome = (Parts, Option<(u64, &'static str)>);
+/// The parts read (the last perhaps cut short), and the error's offset, kind and part.
+type Outcome = (Parts, Option<(u64, &'static str, Option<usize>)>);
 
-fn decode(input: &[u8], read_size: usize, profile: Profile, limits: MultipartLimits) -> Outcome {
+/// What the caller decides for part `i` once its headers are read, from `decide`'s bits:
+/// nothing, a skip, or a limit of `i` bytes.
+fn decide(reader: &mut MultipartReader, decide: u8, i: usize) {
+    match (decide >> (i % 4 * 2)) & 3 {
+        1 => assert!(reader.skip_part()),
+        2 => assert!(reader.limit_part(i as u64)),
+        _ => {}
+    }
+}
+
+fn decode(
+    input: &[u8],
+    read_size: usize,
+    profile: Profile,
+    limits: MultipartLimits,
+    decisions: u8,
+) -> Outcome {
     let mut reader = MultipartReader::new(b"XyZ", profile, limits).expect("a valid boundary");
     let (mut parts, mut pending) = (Parts::new(), Vec::new());
     let reads: Vec<&[u8]> = input.chunks(read_size.max(1)).collect();
@@ -24,17 +42,21 @@ fn decode(input: &[u8], read_size: usize, profile: Profile, limits: MultipartLim
         loop {
             let step = match reader.decode(&pending, eof) {
                 Ok(step) => step,
-                Err(e) => return (parts, Some((e.offset, e.kind.name()))),
+                Err(e) => return (parts, Some((e.offset, e.kind.name(), e.part))),
             };
             let consumed = step.consumed;
             let mut end = false;
             match step.event {
-                Some(MultipartEvent::Part(p)) => parts.push((
-                    p.name().into_owned(),
-                    p.filename().map(|f| f.as_str().to_owned()),
-                    p.content_type().map(<[u8]>::to_vec),
-                    Vec::new(),
-                )),
+                Some(MultipartEvent::Part(p)) => {
+                    assert!(p.name_bytes().len() <= limits.max_name_bytes);
+                    parts.push((
+                        p.name().into_owned(),
+                        p.filename().map(|f| f.as_str().to_owned()),
+                        p.content_type().map(<[u8]>::to_vec),
+                        Vec::new(),
+                    ));
+                    decide(&mut reader, decisions, p.index());
+                }
                 Some(MultipartEvent::Data(d)) => parts.last_mut().expect("a part").3.extend_from_slice(d),
                 Some(MultipartEvent::PartEnd) => {}
                 Some(MultipartEvent::End) => end = true,
@@ -68,12 +90,24 @@ fuzz_target!(|input: &[u8]| {
         max_body_bytes: 4096,
         max_preamble_bytes: 64,
         max_epilogue_bytes: 64,
+        max_files: 3,
+        max_fields: 5,
+        max_file_bytes: 512,
+        max_text_bytes: 384,
+        max_name_bytes: 24,
+        max_filename_bytes: 32,
         ..MultipartLimits::default()
     };
+    // The read size from the first byte's low bits, the decisions from its high ones (none
+    // when they are 0, so that the write round trip below runs).
+    let decisions = first >> 5;
     for profile in Profile::ALL {
-        let whole = decode(body, body.len(), profile, limits);
-        assert_eq!(decode(body, usize::from(first % 17), profile, limits), whole);
+        let whole = decode(body, body.len(), profile, limits, decisions);
+        assert_eq!(decode(body, usize::from(first % 17), profile, limits, decisions), whole);
         let (parts, None) = &whole else { continue };
+        if decisions != 0 {
+            continue;
+        }
         if profile != Profile::Fetch {
             continue;
         }
@@ -88,7 +122,7 @@ fuzz_target!(|input: &[u8]| {
             })
             .collect();
         let Some(Ok(again)) = spec.map(|s| write("XyZ", &s)) else { continue };
-        let (read_back, error) = decode(&again, again.len(), Profile::Fetch, MultipartLimits::default());
+        let (read_back, error) = decode(&again, again.len(), Profile::Fetch, MultipartLimits::default(), 0);
         assert_eq!((&read_back, error), (parts, None));
     }
 });
