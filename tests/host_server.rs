@@ -94,6 +94,54 @@ fn answers_json_and_keeps_alive() {
 }
 
 #[test]
+fn a_browser_gets_the_answer_as_a_page() {
+    let server = Running::start(config());
+    let mut c = server.connect();
+    let body = "--b\r\nContent-Disposition: form-data; name=\"</script><i>\"\r\n\r\n{{ANSWER}} & <b>\r\n--b--";
+    let request = |accept: &str| {
+        format!(
+            "POST /up?q=1 HTTP/1.1\r\nHost: test\r\nAccept: {accept}\r\n\
+             Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    // What a browser's navigation sends: the page, the answer inside it with every `<`
+    // escaped (nothing the client sent can end the script element or add markup).
+    c.send(request("text/html,application/xhtml+xml,*/*;q=0.8").as_bytes());
+    let page = c.response().unwrap();
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let start = page.body.find(r#"id="answer">"#).unwrap() + r#"id="answer">"#.len();
+    let end = start + page.body[start..].find("</script>").unwrap();
+    let embedded: serde_json::Value = serde_json::from_str(&page.body[start..end]).unwrap();
+    assert!(!page.body[start..end].contains('<'));
+    assert!(
+        page.body.contains("&lt;/script&gt;&lt;i&gt;"),
+        "the text section, escaped"
+    );
+    assert!(!page.body.contains("<i>"));
+    // Anyone else (and a browser that refuses HTML) gets the same answer as JSON.
+    for accept in ["application/json", "*/*", "text/html;q=0"] {
+        c.send(request(accept).as_bytes());
+        let r = c.response().unwrap();
+        assert_eq!(
+            r.header("content-type"),
+            Some("application/json"),
+            "{accept}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+        assert_eq!(json, embedded, "{accept}");
+        assert_eq!(json["body"]["parts"][0]["name"], "</script><i>");
+        assert_eq!(json["body"]["parts"][0]["value"], "{{ANSWER}} & <b>");
+    }
+    drop(c);
+    server.assert_drained();
+}
+
+#[test]
 fn http10_closes_unless_keep_alive() {
     let server = Running::start(config());
     // (source, request, expected Connection header, closed afterwards)

@@ -1,6 +1,7 @@
 //! `reqparse serve`'s answer as a [`Handler`]: the inspection JSON of the head (from the native
 //! core or the wasm component, [`crate::inspect`]) with what the body readers made of the body
-//! under `"body"`, and an upload page at `GET /` to try it from a browser. With the wasm engine
+//! under `"body"`, and an upload page at `GET /` to try it from a browser (a request whose
+//! `Accept` names `text/html` gets the answer as [`ANSWER_PAGE`], tables and the same JSON). With the wasm engine
 //! the form and multipart readers run in the component too (fed each read as it arrives, kept
 //! detached between reads); the shim only removes the framing and hashes.
 //!
@@ -58,6 +59,60 @@ pub const MAX_LISTED: usize = 1024 * 1024;
 /// assert!(reqparse::host::UPLOAD_PAGE.contains(r#"enctype="multipart/form-data""#));
 /// ```
 pub const UPLOAD_PAGE: &str = include_str!("upload.html");
+
+/// The page a browser gets instead of the JSON (a request whose `Accept` names `text/html`):
+/// the answer embedded (`{{ANSWER}}`, every `<` written `\u003c`) and shown as text
+/// (`{{ANSWER_TEXT}}`, HTML-escaped, for a browser without scripts), and a script that lays it
+/// out as tables: the request, its query, and each part's name, filename, content type, size,
+/// SHA-256 and text (or each form pair).
+///
+/// ```
+/// assert!(reqparse::host::ANSWER_PAGE.contains("{{ANSWER}}"));
+/// ```
+pub const ANSWER_PAGE: &str = include_str!("answer.html");
+
+/// Whether a request's `Accept` fields name `text/html` (with a q-value above zero), as a
+/// browser's navigation does (`text/html,application/xhtml+xml,…`): it is answered with
+/// [`ANSWER_PAGE`].
+fn wants_html(head: &Head<'_>) -> bool {
+    head.headers()
+        .filter(|(name, _)| name.eq_ignore_ascii_case(b"accept"))
+        .flat_map(|(_, value)| value.split(|&b| b == b','))
+        .any(|range| {
+            let mut params = range.split(|&b| b == b';');
+            let media = params.next().unwrap_or_default().trim_ascii();
+            let refused = params.any(|p| {
+                let p = p.trim_ascii();
+                p.len() > 2
+                    && p[..2].eq_ignore_ascii_case(b"q=")
+                    && p[2..].iter().all(|&b| b == b'0' || b == b'.')
+            });
+            media.eq_ignore_ascii_case(b"text/html") && !refused
+        })
+}
+
+/// [`ANSWER_PAGE`] around `json`: each placeholder filled once, in the template only (never
+/// in what was filled in before it).
+fn answer_page(json: &str) -> String {
+    let mut page = String::with_capacity(ANSWER_PAGE.len() + 2 * json.len());
+    let mut rest = ANSWER_PAGE;
+    for (mark, escaped) in [("{{ANSWER_TEXT}}", false), ("{{ANSWER}}", true)] {
+        let (before, after) = rest.split_once(mark).unwrap_or((rest, ""));
+        page.push_str(before);
+        for c in json.chars() {
+            match (c, escaped) {
+                ('<', true) => page.push_str("\\u003c"),
+                ('<', false) => page.push_str("&lt;"),
+                ('>', false) => page.push_str("&gt;"),
+                ('&', false) => page.push_str("&amp;"),
+                (c, _) => page.push(c),
+            }
+        }
+        rest = after;
+    }
+    page.push_str(rest);
+    page
+}
 
 /// The inspection handler that `reqparse serve` runs.
 ///
@@ -166,10 +221,12 @@ enum Answer {
     Page,
     /// The engine failed on the head: 500 with this JSON error.
     Failed(String),
-    /// The head's JSON (without its closing brace) and the body so far.
+    /// The head's JSON (without its closing brace) and the body so far; `html`: answered as
+    /// [`ANSWER_PAGE`].
     Json {
         json: String,
         body: Option<Box<BodySummary>>,
+        html: bool,
     },
 }
 
@@ -218,7 +275,11 @@ impl Service for Inspector {
                     };
                     summary
                 });
-                Answer::Json { json, body }
+                Answer::Json {
+                    json,
+                    body,
+                    html: wants_html(head),
+                }
             }
             Err(e) => {
                 let mut body = String::new();
@@ -284,14 +345,23 @@ impl Service for Inspector {
                     json.as_bytes(),
                 )
             }
-            Answer::Json { mut json, body } => {
+            Answer::Json {
+                mut json,
+                body,
+                html,
+            } => {
                 json.push_str(",\"body\":");
                 match body {
                     None => json.push_str("null"),
                     Some(summary) => summary.finish(&mut json),
                 }
                 json.push('}');
-                let sent = response.send(200, "OK", "application/json", json.as_bytes());
+                let sent = if html {
+                    let page = answer_page(&json);
+                    response.send(200, "OK", "text/html; charset=utf-8", page.as_bytes())
+                } else {
+                    response.send(200, "OK", "application/json", json.as_bytes())
+                };
                 self.spare = json;
                 sent
             }

@@ -84,7 +84,7 @@ use std::time::Duration;
 pub use body::{BodyEvent, ContentError};
 pub use handler::{Handler, Reading, Response, ResponseError, Service};
 pub use http1::{Framing, Head};
-pub use inspect::{Inspect, Inspector, MAX_LISTED, MAX_SHOWN_VALUE, UPLOAD_PAGE};
+pub use inspect::{Inspect, Inspector, ANSWER_PAGE, MAX_LISTED, MAX_SHOWN_VALUE, UPLOAD_PAGE};
 pub use pipe::{Exhausted, Pipe, Thresholds};
 pub use pool::{Pool, Segment};
 

@@ -232,11 +232,33 @@ for (const engine of ['native', 'wasm']) {
     await Promise.all([page.waitForURL('**/upload'), page.click('#send')]);
     const response = await answered;
     assert.equal(response.status(), 200);
-    assert.match(response.headers()['content-type'], /^application\/json/);
-    const answer = JSON.parse(await response.text());
-    // What the browser shows is the same JSON.
-    const shown = await page.evaluate(() => (document.querySelector('pre') || document.body).innerText);
-    assert.deepEqual(JSON.parse(shown), answer);
+    // A browser asks for HTML (Accept: text/html,…): the answer is a page that shows it.
+    assert.match(response.headers()['content-type'], /^text\/html/);
+    assert.equal(await page.title(), 'reqparse serve: the answer');
+    const answer = JSON.parse(await page.evaluate(() => document.getElementById('answer').textContent));
+    // The page's JSON section is the same answer, and its table shows every part: name,
+    // filename, content type, size, SHA-256 and text, as the answer has them.
+    const json = await page.evaluate(() => document.getElementById('json').textContent);
+    assert.deepEqual(JSON.parse(json), answer);
+    const rows = await page.evaluate(() =>
+      [...document.querySelectorAll('table')].at(-1).querySelectorAll('tr').length);
+    assert.equal(rows, 1 + answer.body.parts.length);
+    const cells = await page.evaluate(() =>
+      [...[...document.querySelectorAll('table')].at(-1).querySelectorAll('tr')].slice(1)
+        .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    for (const [i, part] of answer.body.parts.entries()) {
+      const show = (v) => (v === null ? '—' : String(v));
+      assert.deepEqual(cells[i], [String(i), part.name, show(part.filename), show(part.content_type),
+        String(part.size), part.sha256, show(part.value)], `part ${i} as shown`);
+    }
+    // A client that does not ask for HTML gets the JSON itself, the same answer.
+    const again = await fetch(`http://${relay.addr}/upload`, {
+      method: 'POST', body: findUpload(relay.requests()).body,
+      headers: { 'content-type': findUpload(relay.requests()).contentType },
+    });
+    assert.match(again.headers.get('content-type'), /^application\/json/);
+    const plain = await again.json();
+    assert.deepEqual(plain.body, answer.body);
 
     const sent = findUpload(relay.requests());
     const wire = splitMultipart(sent.body, sent.contentType);
