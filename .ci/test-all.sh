@@ -47,13 +47,13 @@ step "rust: tests, doc examples, benches and examples in test mode"
 cargo test --features "$FEATURES" --all-targets
 cargo test --features "$FEATURES" --doc
 
-step "rust: the async readers and the axum extractors (features async, axum)"
+step "rust: the async readers, the axum extractors and the AsyncRead adapter (features async, axum, tokio)"
 # Only what these features add: their test files, their doc examples (and the README's, whose
 # "With axum" example needs them), the example's self-upload, and clippy over every target with them.
-cargo test --features async,axum --test async_multipart --test async_form --test axum_server
+cargo test --features async,axum,tokio --test async_multipart --test async_form --test axum_server --test async_reader
 cargo run --features async,axum --example axum_upload -- --demo
-cargo test --features async,axum --doc -- src/stream/ src/axum.rs ReadmeDoctests
-cargo clippy --features async,axum --all-targets -- -D warnings
+cargo test --features async,axum,tokio --doc -- src/stream/ src/axum.rs ReadmeDoctests
+cargo clippy --features async,axum,tokio --all-targets -- -D warnings
 
 step "the vector decoder under Miri (adds miri to the nightly toolchain; skipped where there is none)"
 bash .ci/miri.sh

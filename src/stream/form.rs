@@ -231,6 +231,24 @@ where
     }
 }
 
+#[cfg(feature = "tokio")]
+impl<R: tokio::io::AsyncRead> FormPairs<super::ReaderStream<R>> {
+    /// The pairs of the body `reader` reads (feature `tokio`), in reads of up to 64 KiB.
+    ///
+    /// ```
+    /// use reqparse::stream::{FormConfig, FormPairs};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let body: &[u8] = b"q=rust+forms&lang=en";
+    /// let pairs = FormPairs::from_reader(body, FormConfig::default()).collect().await?;
+    /// assert_eq!(pairs, [("q".into(), "rust forms".into()), ("lang".into(), "en".into())]);
+    /// # Ok::<(), reqparse::stream::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn from_reader(reader: R, config: FormConfig) -> Self {
+        Self::with_config(super::reader_stream(reader), config)
+    }
+}
+
 impl<S, B, E> Stream for FormPairs<S>
 where
     S: Stream<Item = Result<B, E>>,

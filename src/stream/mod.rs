@@ -12,7 +12,10 @@
 //! The source is any `Stream<Item = Result<B, E>>` whose chunks `B` are [`Buf`]s (`Bytes`,
 //! `BytesMut`, `&'static [u8]`, `http_body`'s data frames) and whose error converts into a
 //! [`BoxError`]; or an [`http_body::Body`] ([`Multipart::from_body`], [`FormPairs::from_body`],
-//! through [`BodyStream`]). A stream of `Vec<u8>` can be mapped through `Bytes::from` first.
+//! through [`BodyStream`]); or, with the feature `tokio`, a tokio `AsyncRead` (a file, a
+//! socket, a child's stdout: [`Multipart::from_reader`], [`FormPairs::from_reader`], through
+//! tokio-util's [`ReaderStream`], 64 KiB reads). A stream of `Vec<u8>` can be mapped through
+//! `Bytes::from` first.
 //!
 //! **Zero copy.** When the chunks are `Bytes` (or `BytesMut`), a part's data is handed out as
 //! `Bytes::slice`s of the chunks that carried it: the same allocation, no copy. Only what the
@@ -81,6 +84,21 @@ mod multipart;
 pub use error::{BoxError, Error};
 pub use form::{FormConfig, FormPairs};
 pub use multipart::{Multipart, MultipartConfig, Part, PartStream};
+/// tokio-util's stream of an `AsyncRead`'s reads as [`Bytes`], which the readers'
+/// `from_reader` constructors read through.
+#[cfg(feature = "tokio")]
+pub use tokio_util::io::ReaderStream;
+
+/// The bytes an `AsyncRead` source is read in at most: each read is one chunk, whose data the
+/// readers hand out as slices of it.
+#[cfg(feature = "tokio")]
+const READ_BYTES: usize = 64 * 1024;
+
+/// `reader` as the readers' source: 64 KiB reads.
+#[cfg(feature = "tokio")]
+fn reader_stream<R: tokio::io::AsyncRead>(reader: R) -> ReaderStream<R> {
+    ReaderStream::with_capacity(reader, READ_BYTES)
+}
 
 /// The data frames of an [`http_body::Body`] as a [`Stream`] (trailers are skipped): how
 /// [`Multipart::from_body`] and [`FormPairs::from_body`] read a body. The body is boxed once,

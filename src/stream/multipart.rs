@@ -354,7 +354,7 @@ where
     /// drop(part); // skipped
     /// let err = multipart.next_part().await.unwrap_err();
     /// assert_eq!((err.status(), err.offset()), (400, Some(57)));
-    /// assert_eq!(err.to_string(), "multipart body ended early at byte 57");
+    /// assert_eq!(err.to_string(), "multipart body ended early at byte 57 (part 0)");
     /// # Ok::<(), reqparse::stream::Error>(())
     /// # }).unwrap();
     /// ```
@@ -425,6 +425,32 @@ where
     /// ```
     pub fn from_body(body: D, content_type: &[u8], config: MultipartConfig) -> Result<Self, Error> {
         Self::from_content_type(BodyStream::new(body), content_type, config)
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl<R: tokio::io::AsyncRead> Multipart<super::ReaderStream<R>> {
+    /// A reader of the body `reader` reads (feature `tokio`): a file, a socket, a child
+    /// process's stdout. Read in reads of up to 64 KiB, each one chunk whose data the parts
+    /// hand out as slices of it.
+    ///
+    /// # Errors
+    /// As [`with_config`](Self::with_config); a failed read is [`Error::Source`].
+    ///
+    /// ```
+    /// use reqparse::stream::{Multipart, MultipartConfig};
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// // Any tokio AsyncRead: here a byte slice, as a file or a socket would be read.
+    /// let body: &[u8] = b"--b\r\nContent-Disposition: form-data; name=f; filename=a.txt\r\n\r\nhi\r\n--b--";
+    /// let mut multipart = Multipart::from_reader(body, b"b", MultipartConfig::default())?;
+    /// let part = multipart.next_part().await?.unwrap();
+    /// assert_eq!(part.filename().unwrap().as_str(), "a.txt");
+    /// assert_eq!(part.bytes().await?, "hi");
+    /// # Ok::<(), reqparse::stream::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn from_reader(reader: R, boundary: &[u8], config: MultipartConfig) -> Result<Self, Error> {
+        Self::with_config(super::reader_stream(reader), boundary, config)
     }
 }
 
@@ -707,7 +733,7 @@ impl<S> Part<'_, S> {
     /// }
     /// let err = part.bytes().await.unwrap_err();
     /// assert_eq!((err.status(), err.part()), (413, Some(0)));
-    /// assert_eq!(err.to_string(), "multipart body over max_part_bytes at byte 68 (part 0)");
+    /// assert_eq!(err.to_string(), "multipart body over max_part_bytes at byte 76 (part 0)");
     /// # Ok::<(), reqparse::stream::Error>(())
     /// # }).unwrap();
     /// ```

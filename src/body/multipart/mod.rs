@@ -490,7 +490,7 @@ impl MultipartReader {
     ///     }
     /// };
     /// assert_eq!(err.kind, MultipartErrorKind::Limit(MultipartLimit::PartBytes));
-    /// assert_eq!((err.offset, err.part), (68, Some(0)));
+    /// assert_eq!((err.offset, err.part), (76, Some(0)));
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn limit_part(&mut self, max_bytes: u64) -> bool {
