@@ -14,65 +14,11 @@ use reqparse::stream::{Error, Multipart, MultipartConfig, Stream};
 use support::body::multipart::{
     decisions, decode, decode_case, expected, limits, profiles, Decision, Outcome,
 };
-use support::stream::{chunkings, run, Chunks, Rng};
+use support::stream::{chunkings, fail, read, run, Chunks, Rng};
 use support::vectors;
 
 #[global_allocator]
 static GLOBAL: support::alloc::Counting = support::alloc::Counting;
-
-/// Reads a body through the async reader as a caller would: each part's name, filename and
-/// content type, then its data chunk by chunk; the error (kind and offset) where it stops.
-/// `check` sees every data chunk.
-async fn read<S>(
-    mut multipart: Multipart<S>,
-    decisions: &[(usize, Decision)],
-    mut check: impl FnMut(&Bytes),
-) -> Outcome
-where
-    S: Stream<Item = Result<Bytes, std::io::Error>>,
-{
-    let mut out = Outcome::default();
-    loop {
-        let mut part = match multipart.next_part().await {
-            Ok(Some(part)) => part,
-            Ok(None) => return out,
-            Err(e) => return fail(out, e),
-        };
-        let filename = part.filename();
-        out.part(
-            &part.name(),
-            filename.as_ref().map(|f| f.as_str()),
-            part.content_type(),
-        );
-        drop(filename);
-        match decisions.iter().find(|(i, _)| *i == part.index()) {
-            Some((_, Decision::Skip)) => {
-                part.skip();
-                continue;
-            }
-            Some((_, Decision::Limit(n))) => assert!(part.set_limit(*n)),
-            None => {}
-        }
-        loop {
-            match part.chunk().await {
-                Ok(Some(data)) => {
-                    check(&data);
-                    out.data(&data);
-                }
-                Ok(None) => break,
-                Err(e) => return fail(out, e),
-            }
-        }
-    }
-}
-
-fn fail(mut out: Outcome, e: Error) -> Outcome {
-    match e {
-        Error::Multipart(e) | Error::ContentType(e) => out.fail(e),
-        other => panic!("not a body's error: {other}"),
-    }
-    out
-}
 
 /// The async reader over `chunks`.
 fn read_chunks(

@@ -12,6 +12,7 @@ use std::task::{Context, Poll};
 
 use reqparse::stream::{Error, FormConfig, FormPairs, Multipart, MultipartConfig};
 use support::body::multipart::{decisions, decode_case, limits, profiles, Decision, Outcome};
+use support::stream::{fail, read};
 use support::vectors;
 use tokio::io::{AsyncRead, ReadBuf};
 
@@ -71,48 +72,16 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-/// The outcome of reading a multipart body from `reader`, the cases' decisions applied.
+/// The outcome of reading a multipart body from `reader`, the case's decisions applied.
 async fn read_multipart<R: AsyncRead>(
     reader: R,
     boundary: &[u8],
     config: MultipartConfig,
     decisions: &[(usize, Decision)],
 ) -> Outcome {
-    let mut out = Outcome::default();
-    let fail = |mut out: Outcome, e: Error| {
-        match e {
-            Error::Multipart(e) | Error::ContentType(e) => out.fail(e),
-            other => panic!("not a body's error: {other}"),
-        }
-        out
-    };
-    let mut multipart = match Multipart::from_reader(reader, boundary, config) {
-        Ok(m) => m,
-        Err(e) => return fail(out, e),
-    };
-    loop {
-        let mut part = match multipart.next_part().await {
-            Ok(Some(part)) => part,
-            Ok(None) => return out,
-            Err(e) => return fail(out, e),
-        };
-        let filename = part.filename().map(|f| f.as_str().to_owned());
-        out.part(&part.name(), filename.as_deref(), part.content_type());
-        match decisions.iter().find(|(i, _)| *i == part.index()) {
-            Some((_, Decision::Skip)) => {
-                part.skip();
-                continue;
-            }
-            Some((_, Decision::Limit(n))) => assert!(part.set_limit(*n)),
-            None => {}
-        }
-        loop {
-            match part.chunk().await {
-                Ok(Some(data)) => out.data(&data),
-                Ok(None) => break,
-                Err(e) => return fail(out, e),
-            }
-        }
+    match Multipart::from_reader(reader, boundary, config) {
+        Ok(multipart) => read(multipart, decisions, |_| {}).await,
+        Err(e) => fail(Outcome::default(), e),
     }
 }
 

@@ -130,17 +130,7 @@ pub mod chunked {
     }
 
     pub fn limits(case: &Value) -> ChunkedLimits {
-        crate::limits_from!(
-            case,
-            ChunkedLimits::default(),
-            max_size_digits,
-            max_line_bytes,
-            max_extension_bytes,
-            overhead_grace,
-            max_body_bytes,
-            max_trailer_bytes,
-            max_trailer_fields
-        )
+        crate::support::vectors::limits_with(case, ChunkedLimits::set)
     }
 
     /// The case's expectation; `consumed` defaults to the whole input.
@@ -213,14 +203,7 @@ pub mod form {
     }
 
     pub fn limits(case: &Value) -> FormLimits {
-        crate::limits_from!(
-            case,
-            FormLimits::default(),
-            max_pairs,
-            max_name_bytes,
-            max_value_bytes,
-            max_body_bytes
-        )
+        crate::support::vectors::limits_with(case, FormLimits::set)
     }
 
     /// The outcome as the vectors write it.
@@ -462,24 +445,7 @@ pub mod multipart {
     }
 
     pub fn limits(case: &Value) -> MultipartLimits {
-        crate::limits_from!(
-            case,
-            MultipartLimits::default(),
-            max_parts,
-            max_boundary_bytes,
-            max_headers,
-            max_header_bytes,
-            max_value_bytes,
-            max_body_bytes,
-            max_preamble_bytes,
-            max_epilogue_bytes,
-            max_files,
-            max_fields,
-            max_file_bytes,
-            max_text_bytes,
-            max_name_bytes,
-            max_filename_bytes,
-        )
+        crate::support::vectors::limits_with(case, MultipartLimits::set)
     }
 
     /// The case's profiles: `profiles` (names), the default when absent.

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 use bytes::Bytes;
-use reqparse::stream::Stream;
+use reqparse::stream::{Error, Multipart, Stream};
+
+use super::body::multipart::{Decision, Outcome};
 
 /// A waker that records that it was woken.
 struct Flag(AtomicBool);
@@ -148,4 +150,58 @@ pub fn chunkings(input: &[u8], seed: u64, random: usize) -> Vec<(String, Vec<Byt
         ));
     }
     all
+}
+
+/// Reads a body through the async reader as a caller would: each part's name, filename and
+/// content type, then its data chunk by chunk; the error (kind and offset) where it stops.
+/// `check` sees every data chunk.
+pub async fn read<S>(
+    mut multipart: Multipart<S>,
+    decisions: &[(usize, Decision)],
+    mut check: impl FnMut(&Bytes),
+) -> Outcome
+where
+    S: Stream<Item = Result<Bytes, std::io::Error>>,
+{
+    let mut out = Outcome::default();
+    loop {
+        let mut part = match multipart.next_part().await {
+            Ok(Some(part)) => part,
+            Ok(None) => return out,
+            Err(e) => return fail(out, e),
+        };
+        let filename = part.filename();
+        out.part(
+            &part.name(),
+            filename.as_ref().map(|f| f.as_str()),
+            part.content_type(),
+        );
+        drop(filename);
+        match decisions.iter().find(|(i, _)| *i == part.index()) {
+            Some((_, Decision::Skip)) => {
+                part.skip();
+                continue;
+            }
+            Some((_, Decision::Limit(n))) => assert!(part.set_limit(*n)),
+            None => {}
+        }
+        loop {
+            match part.chunk().await {
+                Ok(Some(data)) => {
+                    check(&data);
+                    out.data(&data);
+                }
+                Ok(None) => break,
+                Err(e) => return fail(out, e),
+            }
+        }
+    }
+}
+
+pub fn fail(mut out: Outcome, e: Error) -> Outcome {
+    match e {
+        Error::Multipart(e) | Error::ContentType(e) => out.fail(e),
+        other => panic!("not a body's error: {other}"),
+    }
+    out
 }

@@ -72,22 +72,17 @@ pub fn limits(case: &Value) -> Vec<(&str, u64)> {
         .collect()
 }
 
-/// A limits struct (`$limits`, usually its default) with the fields a case's `limits` names
-/// set, by field name (`stringify!` of each listed field); an unknown name panics.
-#[macro_export]
-macro_rules! limits_from {
-    ($case:expr, $limits:expr, $($field:ident),+ $(,)?) => {{
-        let mut limits = $limits;
-        for (name, n) in $crate::support::vectors::limits($case) {
-            match name {
-                $(stringify!($field) => {
-                    limits.$field = n.try_into().unwrap_or_else(|_| panic!("limit {name}: {n}"))
-                })+
-                other => panic!("unknown limit {other} in {}", $case),
-            }
-        }
-        limits
-    }};
+/// A reader's default limits with those a case's `limits` names set, by the core's own table
+/// (`set`, by field name: `MultipartLimits::set` and the others); an unknown name panics.
+pub fn limits_with<L: Default>(
+    case: &Value,
+    set: impl Fn(&mut L, &str, u64) -> Result<(), reqparse::body::LimitError>,
+) -> L {
+    let mut limits = L::default();
+    for (name, n) in self::limits(case) {
+        set(&mut limits, name, n).unwrap_or_else(|e| panic!("limit {name}={n}: {e} in {case}"));
+    }
+    limits
 }
 
 /// An optional boolean key: missing means `false`.
