@@ -5,7 +5,8 @@
 //!   0.6 (`MultipartParser`, its sans-io core, limits raised to the same budgets, made once and
 //!   `reset` for each body as its docs say to pool them) and multer 3
 //!   (async, over a stream of `Bytes` on a current-thread tokio runtime built outside the timed
-//!   loop): a 100 MiB file part, 100 small fields, the same fields in 1-byte reads, and three
+//!   loop), and with the feature `async` our own async reader (`reqparse::stream::Multipart`,
+//!   `reqparse-async`) over the same chunks on the same runtime: a 100 MiB file part, 100 small fields, the same fields in 1-byte reads, and three
 //!   adversarial 1 MiB file parts (all CR, near-miss delimiters, dash-dense, and the shapes
 //!   against our CR-to-CR search listed where they are built). Reads are 64 KiB
 //!   unless the input name says otherwise.
@@ -174,6 +175,45 @@ fn multer_multipart(
                 fnv: FNV0,
             });
             while let Some(data) = field.chunk().await.unwrap() {
+                part_data(&mut out, &data, work);
+            }
+        }
+        out
+    })
+}
+
+/// `reqparse::stream::Multipart` (feature `async`) over the same `Bytes` chunks, on the same
+/// runtime as multer: the async reader axum users get, against the one axum's own `Multipart`
+/// wraps.
+#[cfg(feature = "async")]
+fn ours_async_multipart(
+    rt: &tokio::runtime::Runtime,
+    chunks: &[bytes::Bytes],
+    work: Work,
+    limits: MultipartLimits,
+) -> Vec<PartOut> {
+    rt.block_on(async {
+        let stream = futures_util::stream::iter(
+            chunks
+                .iter()
+                .cloned()
+                .map(Ok::<_, std::convert::Infallible>),
+        );
+        let config = reqparse::stream::MultipartConfig {
+            profile: Profile::Fetch,
+            limits,
+        };
+        let mut mp =
+            reqparse::stream::Multipart::with_config(stream, BOUNDARY.as_bytes(), config).unwrap();
+        let mut out = Vec::new();
+        while let Some(mut part) = mp.next_part().await.unwrap() {
+            out.push(PartOut {
+                name: part.name().into_owned(),
+                filename: part.filename().map(|f| f.as_str().to_owned()),
+                size: 0,
+                fnv: FNV0,
+            });
+            while let Some(data) = part.chunk().await.unwrap() {
                 part_data(&mut out, &data, work);
             }
         }
@@ -373,6 +413,12 @@ fn multipart_cases(s: &mut Suite) {
             multer_multipart(rt, chunks, Work::Check),
             "multer, {name}"
         );
+        #[cfg(feature = "async")]
+        assert_eq!(
+            ours,
+            ours_async_multipart(rt, chunks, Work::Check, limits),
+            "reqparse-async, {name}"
+        );
         eprintln!(
             "multipart/{name}: {} parts, {} data bytes, all three agree",
             ours.len(),
@@ -387,8 +433,12 @@ fn multipart_cases(s: &mut Suite) {
             form_net_multipart(black_box(body), read, Work::Count, &mut fp.borrow_mut())
         });
         // multer takes owned `Bytes` chunks: cloning one is a reference-count bump.
-        s.add("multipart", "multer", name, t, move || {
+        s.add("multipart", "multer", name, t.clone(), move || {
             multer_multipart(rt, black_box(chunks), Work::Count)
+        });
+        #[cfg(feature = "async")]
+        s.add("multipart", "reqparse-async", name, t, move || {
+            ours_async_multipart(rt, black_box(chunks), Work::Count, limits)
         });
     }
 }
