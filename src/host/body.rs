@@ -65,8 +65,9 @@ pub enum BodyEvent<'a> {
 /// ```
 /// use reqparse::host::ContentError;
 /// use reqparse::body::multipart::{MultipartError, MultipartErrorKind};
-/// let e = ContentError::Multipart(MultipartError { kind: MultipartErrorKind::UnexpectedEnd, offset: 4 });
+/// let e = ContentError::Multipart(MultipartError { kind: MultipartErrorKind::UnexpectedEnd, offset: 4, part: Some(0) });
 /// assert_eq!(e.offset(), 4);
+/// assert_eq!(e.to_string(), "multipart body: multipart body ended early at byte 4 (part 0)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContentError {
@@ -101,7 +102,10 @@ impl core::fmt::Display for ContentError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             ContentError::Form(e) => write!(f, "form body: {e}"),
-            ContentError::Multipart(e) => write!(f, "multipart body: {e}"),
+            ContentError::Multipart(e) => match e.part {
+                Some(i) => write!(f, "multipart body: {e} (part {i})"),
+                None => write!(f, "multipart body: {e}"),
+            },
             ContentError::ContentType(e) => write!(f, "multipart Content-Type: {e}"),
         }
     }
