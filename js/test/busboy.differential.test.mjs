@@ -27,6 +27,7 @@ const KNOWN = {
   'the delimiter must not occur in the data': 'delimiter',
   'LF line endings are refused': 'delimiter',
   '--boundary at the start of data is the delimiter': 'delimiter',
+  'an error between parts (after a delimiter) is in no part': 'delimiter',
   // A part with no data and no empty line (RFC 2046 §5.1.1, Go and werkzeug write them):
   // busboy reads the next part's headers as this part's value.
   'two parts with neither the empty line': 'empty part',
@@ -40,6 +41,7 @@ const KNOWN = {
   'a part without Content-Disposition': 'disposition',
   'a Content-Disposition without name': 'disposition',
   'the disposition type is form-data': 'disposition',
+  'a malformed header block names the part whose block it is': 'disposition',
   'an unterminated quoted name': 'disposition',
   'obs-fold: a line starting with a space is not a field': 'disposition',
   'RFC 9112 §5.2 (Strict): no obs-fold': 'disposition',
