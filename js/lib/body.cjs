@@ -18,6 +18,8 @@ const NULL = fromLayout('body', 'null');
 const MAX_FEED = fromLayout('body', 'maxFeed');
 const FEED_MORE = fromLayout('body', 'more');
 const FEED_ERROR = fromLayout('body', 'error');
+// A multipart handle made to wait at each part stopped after a part's header (see resume()).
+const FEED_PART = fromLayout('body', 'part');
 const EV_DATA = fromLayout('body', 'events', 'data');
 const EV_PART = fromLayout('body', 'events', 'part');
 const EV_PART_END = fromLayout('body', 'events', 'partEnd');
@@ -64,6 +66,8 @@ const TRAILER_VALUE = field('trailer', 'value');
 const ERROR_MESSAGE = field('error', 'message');
 const ERROR_KIND = field('error', 'kind');
 const ERROR_OFFSET = field('error', 'offset');
+const ERROR_PART = field('error', 'part');
+const ERROR_STATUS = field('error', 'status');
 
 /** `max_parts` → `maxParts`: JS spells the core's limit names in camelCase. */
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -217,6 +221,12 @@ class Feed {
     this.delimiter = null;
     // A data piece that did not go through wasm (skipped()): the next event, when set.
     this.direct = null;
+    // The current part is skipped (onPart): what skipped() takes is dropped, not handed out.
+    this.discard = false;
+    // A multipart body: parts whose header was read, the last one's name (for errors).
+    this.multipart = false;
+    this.parts = 0;
+    this.partName = undefined;
     this.chunk = EMPTY;
     // Bytes of a chunk over MAX_FEED not fed yet.
     this.pending = null;
@@ -242,6 +252,10 @@ class Feed {
    */
   fill() {
     while (!this.has()) {
+      if (this.status === FEED_PART && !this.closed) {
+        this.resume();
+        continue;
+      }
       if (this.status !== FEED_MORE || this.closed) return false;
       let chunk = this.pending;
       this.pending = null;
@@ -264,16 +278,65 @@ class Feed {
    * A file's data without copying it into wasm: when the reader is in the data and holds
    * nothing back, the native (Boyer-Moore-Horspool) `indexOf` looks for the delimiter in
    * `chunk`; the bytes before it, or before a prefix of it at the end, are handed to the
-   * reader uncopied (RpBody.skip) and out as one piece; the rest is fed as usual.
+   * reader uncopied (RpBody.skip) and out as one piece (dropped, for a part skipped:
+   * `discard`); the rest is fed as usual. The reader refuses bytes over a limit (the body's,
+   * the part's): those are fed, and it fails at the byte the limit says.
    */
   skipped(chunk) {
     const d = (this.delimiter ??= Buffer.from(this.h.delimiter()));
     const at = indexOf.call(chunk, d);
     const safe = at >= 0 ? at : chunk.length - heldBack(chunk, d);
     if (safe === 0 || !this.h.skip(safe)) return false;
-    this.direct = new Uint8Array(chunk.buffer, chunk.byteOffset, safe);
+    if (!this.discard) this.direct = new Uint8Array(chunk.buffer, chunk.byteOffset, safe);
     if (safe < chunk.length) this.pending = chunk.subarray(safe);
     return true;
+  }
+
+  /**
+   * Reads on after FEED_PART (the reader stopped after a part's header, for `onPart` to decide
+   * about the part): over the bytes already fed, whose chunk the events still point into.
+   */
+  resume() {
+    this.status = this.h.resume();
+    fresh();
+    this.events();
+  }
+
+  /**
+   * A part's header event at word `w` was read: counted, its name kept for an error in that
+   * part (`partName`). Answers the name.
+   */
+  partRead(w) {
+    const name = this.str(w + PART_NAME);
+    this.parts++;
+    this.partName = name;
+    return name;
+  }
+
+  /**
+   * Applies `onPart`'s answer about the part whose header was just read (the handle stopped
+   * there: FEED_PART): undefined reads it as the limits say, `'skip'` skips its data (true
+   * answered), `{ maxBytes }` sets its limit.
+   */
+  decide(decision) {
+    if (decision === undefined) return false;
+    if (decision === 'skip') {
+      this.h.skip_part();
+      this.discard = true;
+      return true;
+    }
+    if (decision !== null && typeof decision === 'object' && typeof decision.then !== 'function') {
+      checkKeys(decision, ['maxBytes'], 'parseMultipart: onPart');
+      const n = decision.maxBytes;
+      if (typeof n !== 'number' || !(n >= 0) || !(Number.isInteger(n) || n === Infinity)) {
+        throw new TypeError('parseMultipart: onPart: maxBytes must be a non-negative integer or Infinity');
+      }
+      this.h.limit_part(n);
+      return false;
+    }
+    throw new TypeError(
+      "parseMultipart: onPart must answer undefined, 'skip' or { maxBytes }, synchronously (not a Promise)",
+    );
   }
 
   /**
@@ -333,15 +396,20 @@ class Feed {
     this.read(chunk, at);
   }
 
-  /** Takes the events of the last feed (or of `error()`) from the handle's header. */
+  /** Takes the events of the last feed (or of `error()`) of `chunk`, written at `at`. */
   read(chunk, at) {
+    this.events();
+    this.chunk = chunk;
+    this.chunkAt = at - this.buf;
+  }
+
+  /** Takes the events of the last call from the handle's header. */
+  events() {
     const header = this.header;
     this.buf = mem32[header + B_BUF];
     this.text = mem32[header + B_TEXT];
     this.ev = mem32[header + B_EVENTS] >>> 2;
     this.evEnd = this.ev + mem32[header + B_EVENTS_LEN];
-    this.chunk = chunk;
-    this.chunkAt = at - this.buf;
     this.skippable = mem32[header + B_SKIP] === 1;
   }
 
@@ -401,14 +469,29 @@ class Feed {
     return new Uint8Array(c.buffer, c.byteOffset + s - at, e - s);
   }
 
-  /** The current error event as a ReqparseError (kept: every later read throws it too). */
+  /**
+   * The current error event as a ReqparseError (kept: every later read throws it too): `kind`,
+   * `offset`, `status`, `limit` for a limit; for a multipart body, `part` (the index of the
+   * part it is in, or undefined) and `partName` (that part's name, when its header was read).
+   */
   fail() {
     const w = this.ev;
     const kind = this.str(w + ERROR_KIND);
     const offset = mem32[w + ERROR_OFFSET] + mem32[w + ERROR_OFFSET + 1] * 2 ** 32;
-    const e = new ReqparseError(this.str(w + ERROR_MESSAGE), offset);
+    // The index plus one, 0 for none.
+    const n = mem32[w + ERROR_PART] + mem32[w + ERROR_PART + 1] * 2 ** 32;
+    const part = n === 0 ? undefined : n - 1;
+    let message = this.str(w + ERROR_MESSAGE);
+    // As the crate's reqparse::stream::Error says it.
+    if (part !== undefined) message += ` (part ${part})`;
+    const e = new ReqparseError(message, offset);
     e.kind = kind;
+    e.status = mem32[w + ERROR_STATUS];
     if (kind.startsWith('limit:')) e.limit = camel(kind.slice(6));
+    if (this.multipart) {
+      e.part = part;
+      e.partName = part !== undefined && part === this.parts - 1 ? this.partName : undefined;
+    }
     this.error = e;
     this.close();
     return e;
@@ -579,12 +662,16 @@ class PartStream {
 
 /** The parts of a multipart/form-data body (see parseMultipart). */
 class MultipartParts extends BodyIterator {
-  constructor(feed) {
+  constructor(feed, onPart) {
     super(feed);
     /** The file part whose stream is being read. */
     this.current = null;
-    /** The field whose data is being read: `{name, contentType, pieces, text}`. */
+    /** The field whose data is being read: `{index, name, contentType, pieces, text}`. */
     this.field = null;
+    /** The caller's decision about each part once its header is read (the option), or null. */
+    this.onPart = onPart;
+    /** The part being read is skipped: no data comes, and it is not yielded. */
+    this.skipping = false;
   }
 
   next() {
@@ -617,19 +704,53 @@ class MultipartParts extends BodyIterator {
         } else if (tag === EV_PART_END) {
           this.field = null;
           const value = f.pieces !== null ? Buffer.concat(f.pieces).utf8Slice() : (f.text ?? '');
-          return { done: false, value: { name: f.name, filename: null, contentType: f.contentType, value } };
+          return { done: false, value: { index: f.index, name: f.name, filename: null, contentType: f.contentType, value } };
+        }
+      } else if (this.skipping) {
+        // A skipped part: its end, or an error (thrown by checked()); no data comes.
+        if (tag === EV_PART_END) {
+          this.skipping = false;
+          feed.fast = false;
+          feed.discard = false;
         }
       } else if (tag === EV_PART) {
-        const name = feed.str(w + PART_NAME);
+        const index = feed.parts;
+        const name = feed.partRead(w);
         const filename = feed.str(w + PART_FILENAME);
         const contentType = feed.str(w + PART_CONTENT_TYPE);
+        if (this.onPart !== null) {
+          // What onPart decides by: the file's filename readings too (read now, before the
+          // handle reads on and its text buffer is reused); a file is then yielded as this
+          // object, its stream added.
+          const info = {
+            index,
+            name,
+            filename,
+            filenameRaw: filename === null ? null : feed.bytes(w + PART_FILENAME_RAW),
+            filenameBasename: filename === null ? null : feed.str(w + PART_BASENAME),
+            filenamePortable: filename === null ? null : feed.str(w + PART_PORTABLE),
+            contentType,
+          };
+          if (feed.decide(this.onPart(info))) {
+            // Its data is consumed, not copied (the indexOf path drops what it finds).
+            this.skipping = true;
+            feed.fast = true;
+            continue;
+          }
+          if (filename !== null) {
+            feed.fast = true;
+            info.stream = this.current = new PartStream(this);
+            return { done: false, value: info };
+          }
+        }
         if (filename === null) {
-          this.field = { name, contentType, pieces: null, text: null };
+          this.field = { index, name, contentType, pieces: null, text: null };
         } else {
           feed.fast = true;
           const stream = new PartStream(this);
           this.current = stream;
           const value = {
+            index,
             name,
             filename,
             filenameRaw: feed.bytes(w + PART_FILENAME_RAW),
@@ -678,7 +799,7 @@ class MultipartEvents extends BodyIterator {
         // part's data as bytes.
         feed.fast = true;
         const value = {
-          name: feed.str(w + PART_NAME),
+          name: feed.partRead(w),
           // The name as written (its span in the input, not in the text buffer of what the
           // core decoded: src/faces/js/body.rs): its bytes are its UTF-8.
           nameAsWritten: mem32[w + PART_NAME] < SPAN_TEXT,
@@ -701,12 +822,12 @@ class MultipartEvents extends BodyIterator {
   }
 }
 
-const MULTIPART_OPTIONS = ['boundary', 'contentType', 'profile', 'limits'];
+const MULTIPART_OPTIONS = ['boundary', 'contentType', 'profile', 'limits', 'onPart'];
 
 /**
  * The parts of a multipart/form-data body, as they arrive.
  * @param {any} source a Node Readable, a web ReadableStream or an (async) iterable of Uint8Array
- * @param {{boundary?: string|Uint8Array, contentType?: string|Uint8Array, profile?: string, limits?: object}} options
+ * @param {{boundary?: string|Uint8Array, contentType?: string|Uint8Array, profile?: string, limits?: object, onPart?: Function}} options
  */
 function parseMultipart(source, options) {
   return multipartReader(source, options, 'parseMultipart', MultipartParts);
@@ -715,7 +836,9 @@ function parseMultipart(source, options) {
 /** parseMultipart's checks and handle, read by `Reader` (MultipartParts, MultipartEvents). */
 function multipartReader(source, options, what, Reader) {
   const o = expectOptions(options, what);
-  checkKeys(o, MULTIPART_OPTIONS, what);
+  checkKeys(o, Reader === MultipartParts ? MULTIPART_OPTIONS : MULTIPART_OPTIONS.slice(0, -1), what);
+  const onPart = o.onPart ?? null;
+  if (onPart !== null && typeof onPart !== 'function') throw new TypeError(`${what}: onPart must be a function`);
   const hasBoundary = o.boundary !== undefined;
   // `contentType: req.headers['content-type']` of a request without one is the client's
   // error, not the caller's: read as an empty header value, which the core refuses.
@@ -732,8 +855,10 @@ function multipartReader(source, options, what, Reader) {
   const profile = profileOf(MULTIPART_PROFILES, o.profile, 0, what);
   const limits = limitsOf(o.limits, MULTIPART_LIMITS, what);
   const iterate = chunksOf(source, what);
-  const h = wasm.RpBody.multipart(header, !hasBoundary, profile, limits);
+  // With onPart, each feed stops after a part's header (FEED_PART), for it to decide first.
+  const h = wasm.RpBody.multipart(header, !hasBoundary, profile, limits, onPart !== null);
   const feed = new Feed(h, iterate);
+  feed.multipart = true;
   // A bad boundary is known before any byte is read: thrown now, the source left untouched.
   if (h.error() === FEED_ERROR) {
     fresh();
@@ -741,7 +866,7 @@ function multipartReader(source, options, what, Reader) {
     feed.status = FEED_ERROR;
     throw feed.fail();
   }
-  return new Reader(feed);
+  return new Reader(feed, onPart);
 }
 
 // ---- application/x-www-form-urlencoded ------------------------------------------------------
@@ -835,4 +960,4 @@ function multipartEvents(source, options) {
   return multipartReader(source, options, 'busboy', MultipartEvents);
 }
 
-module.exports = { parseMultipart, parseForm, decodeChunked, multipartEvents, PART_END };
+module.exports = { parseMultipart, parseForm, decodeChunked, multipartEvents, PART_END, MULTIPART_LIMITS };

@@ -28,7 +28,7 @@
 
 const { Writable, Readable } = require('node:stream');
 const { isUtf8 } = require('node:buffer');
-const { multipartEvents, parseForm, PART_END } = require('./body.cjs');
+const { multipartEvents, parseForm, PART_END, MULTIPART_LIMITS } = require('./body.cjs');
 
 const DONE = Object.freeze({ done: true, value: undefined });
 const EMPTY = Buffer.alloc(0);
@@ -302,17 +302,21 @@ class FileStream extends Readable {
   }
 }
 
-/** Core limits a busboy facade reads with: busboy has none but the header block's size. */
+/**
+ * Core limits a busboy facade reads with: busboy has none but the header block's size. Every
+ * other limit of the core is lifted, those it has now and any it gains (its names come from
+ * the wasm's layout): busboy's own `parts`, `files`, `fields`, `fileSize` and `fieldSize`
+ * truncate and report (done here, above the core), where the core's `maxParts`, `maxFiles`
+ * (100), `maxFields`, `maxFileBytes`, `maxValueBytes` and `maxTextBytes` (16 MiB of all fields,
+ * which a part busboy reads as a file by its `application/octet-stream` type but the core as a
+ * field would count against) would fail the body; busboy 1.6 bounds no name or filename in a
+ * multipart body (`fieldNameSize` is its urlencoded reader's), where the core's `maxNameBytes`
+ * and `maxFilenameBytes` would.
+ */
 const FACADE_LIMITS = Object.freeze({
-  maxParts: Infinity,
-  maxBoundaryBytes: Infinity,
-  maxHeaders: Infinity,
+  ...Object.fromEntries(MULTIPART_LIMITS.map((name) => [name, Infinity])),
   // busboy's MAX_HEADER_SIZE (Node's default header size).
   maxHeaderBytes: 16 * 1024,
-  maxValueBytes: Infinity,
-  maxBodyBytes: Infinity,
-  maxPreambleBytes: Infinity,
-  maxEpilogueBytes: Infinity,
 });
 
 /** What a core error is called in busboy's words, where busboy has words for it. */

@@ -8,7 +8,7 @@
 const wasm = require('../pkg/reqparse.js');
 
 /** The wire protocol version this package is written for (`ABI_VERSION` in src/faces/js/mod.rs). */
-const ABI_VERSION = 2;
+const ABI_VERSION = 3;
 
 /** A load error: the package's JS and the wasm in js/pkg do not speak the same protocol. */
 function mismatch(what) {

@@ -83,19 +83,33 @@ class RpBody {
         return ret >>> 0;
     }
     /**
+     * Sets the current part's data limit (`MultipartReader::limit_part`), `max_bytes` a JS
+     * number as limits are sent (a non-negative integer or infinity). `false`, and nothing
+     * changed, outside a multipart part's data (JS calls it after a [`FEED_PART`]).
+     * @param {number} max_bytes
+     * @returns {boolean}
+     */
+    limit_part(max_bytes) {
+        const ret = wasm.rpbody_limit_part(this.__wbg_ptr, max_bytes);
+        return ret !== 0;
+    }
+    /**
      * A multipart/form-data reader for `boundary` (or, with `is_content_type`, for the
      * boundary of the `Content-Type` value `boundary`); `profile` is an index in the core's
-     * `Profile::ALL`, `limits` in `MULTIPART_LIMITS` order. A bad boundary makes a handle
-     * whose [`RpBody::error`] says why.
+     * `Profile::ALL`, `limits` in `MULTIPART_LIMITS` order; with `decide`, each feed stops
+     * after a part's header ([`FEED_PART`]). A bad boundary makes a handle whose
+     * [`RpBody::error`] says why.
      * @param {Uint8Array | number[]} boundary
      * @param {boolean} is_content_type
      * @param {number} profile
      * @param {Float64Array | number[]} limits
+     * @param {boolean} decide
      * @returns {RpBody}
      */
-    static multipart(boundary, is_content_type, profile, limits) {
+    static multipart(boundary, is_content_type, profile, limits, decide) {
         const val3 = +is_content_type;
         const val4 = +profile;
+        const val5 = +decide;
         let ptr0, len0, ptr1, len1;
         try {
             ptr0 = passArray8ToWasm0(boundary, wasm.__wbindgen_malloc);
@@ -107,7 +121,7 @@ class RpBody {
             if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
             throw e;
         }
-        const ret = wasm.rpbody_multipart(ptr0, len0, val3, val4, ptr1, len1);
+        const ret = wasm.rpbody_multipart(ptr0, len0, val3, val4, ptr1, len1, val5);
         return RpBody.__wrap(ret);
     }
     /**
@@ -131,6 +145,15 @@ class RpBody {
         return v1;
     }
     /**
+     * After [`FEED_PART`] (and JS's decision about that part): reads on over what the last
+     * feed gave, as that feed would have, with the same answers.
+     * @returns {number}
+     */
+    resume() {
+        const ret = wasm.rpbody_resume(this.__wbg_ptr);
+        return ret;
+    }
+    /**
      * Takes the next `n` bytes of a part's data without their being fed: JS found no
      * delimiter in them, nor a prefix of one at their end, with its native `indexOf` (see
      * `MultipartReader::skip_data`). `false`, and nothing changed, unless the header's `skip`
@@ -140,6 +163,16 @@ class RpBody {
      */
     skip(n) {
         const ret = wasm.rpbody_skip(this.__wbg_ptr, n);
+        return ret !== 0;
+    }
+    /**
+     * Skips the current part's data (`MultipartReader::skip_part`): no data event comes for
+     * it, and [`RpBody::skip`] hands none out either. `false`, and nothing changed, outside a
+     * multipart part's data.
+     * @returns {boolean}
+     */
+    skip_part() {
+        const ret = wasm.rpbody_skip_part(this.__wbg_ptr);
         return ret !== 0;
     }
 }
@@ -324,8 +357,8 @@ exports.rp_input = rp_input;
  * "queryProfiles": [names in wire order], "dispositionProfiles": [...], "body": {"header":
  * {slot: index}, "events": {event: tag}, "words": {event: words after its tag}, "fields":
  * {event: {field: its first word's offset from the tag}}, "spanText", "null", "maxFeed",
- * "more", "end", "error", "multipartProfiles": [...], "chunkedLimits": [names in wire order],
- * "formLimits": [...], "multipartLimits": [...]}}`.
+ * "more", "end", "error", "part", "multipartProfiles": [...], "chunkedLimits": [names in
+ * wire order], "formLimits": [...], "multipartLimits": [...]}}`.
  * @returns {string}
  */
 function rp_layout() {

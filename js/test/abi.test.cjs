@@ -46,7 +46,7 @@ test('a wasm of another protocol version is refused at load, with how to fix it'
         name: 'Error',
         message: new RegExp(
           `^reqparse: js/pkg/reqparse_bg\\.wasm speaks wire protocol version ${version}, ` +
-            'index\\.cjs speaks version 2: rebuild the wasm with `npm run build`$',
+            'index\\.cjs speaks version 3: rebuild the wasm with `npm run build`$',
         ),
       },
     );
@@ -60,7 +60,7 @@ test('a wasm from before the version check (no rp_abi_version) is refused', () =
         delete exports.rp_abi_version;
         return exports;
       }),
-    /speaks wire protocol version 0, index\.cjs speaks version 2/,
+    /speaks wire protocol version 0, index\.cjs speaks version 3/,
   );
 });
 
@@ -96,7 +96,17 @@ test('the body readers take their numbers from the layout too: profiles and limi
   assert.deepEqual(body.multipartProfiles, ['fetch', 'strict', 'lenient']);
   assert.deepEqual(body.formLimits, ['max_pairs', 'max_name_bytes', 'max_value_bytes', 'max_body_bytes']);
   assert.equal(body.chunkedLimits.length, 7);
-  assert.equal(body.multipartLimits.length, 8);
+  assert.deepEqual(body.multipartLimits.slice(8), [
+    'max_files',
+    'max_fields',
+    'max_file_bytes',
+    'max_text_bytes',
+    'max_name_bytes',
+    'max_filename_bytes',
+  ]);
+  assert.equal(body.multipartLimits.length, 14);
+  // A multipart handle made to wait at each part answers this after a part's header.
+  assert.equal(body.part, 2);
   const withoutEvent = (exports) => {
     const layout = JSON.parse(exports.rp_layout());
     delete layout.body.events.partEnd;
@@ -109,7 +119,7 @@ test('the body events: the words after each tag and where each field lies come f
   const { body } = JSON.parse(require(pkgPath).rp_layout());
   assert.deepEqual(Object.keys(body.words), Object.keys(body.events));
   assert.deepEqual(Object.keys(body.fields), Object.keys(body.events));
-  assert.deepEqual(body.words, { data: 2, part: 12, partEnd: 0, end: 2, pair: 4, trailer: 4, error: 6 });
+  assert.deepEqual(body.words, { data: 2, part: 12, partEnd: 0, end: 2, pair: 4, trailer: 4, error: 9 });
   // The part's fields in the order the handle writes them, each a span of two words.
   assert.deepEqual(body.fields.part, {
     name: 1,
@@ -120,7 +130,7 @@ test('the body events: the words after each tag and where each field lies come f
     filenamePortable: 11,
   });
   assert.deepEqual(body.fields.data, { start: 1, end: 2 });
-  assert.deepEqual(body.fields.error, { message: 1, kind: 3, offset: 5 });
+  assert.deepEqual(body.fields.error, { message: 1, kind: 3, offset: 5, part: 7, status: 9 });
   const without = (event, field) => (exports) => {
     const layout = JSON.parse(exports.rp_layout());
     if (field === undefined) delete layout.body.words[event];

@@ -46,7 +46,10 @@ function* cuts(input) {
   yield ['one byte at a time (array)', bytes];
 }
 
-/** Runs `read` over every cut; each must give what the whole body gave, and that must match. */
+/**
+ * Runs `read` over every cut; each must give what the whole body gave, and that must match.
+ * Answers what the whole body gave.
+ */
 async function everyCut(input, read, want, name) {
   let whole;
   for (const [how, chunks] of cuts(input)) {
@@ -58,10 +61,15 @@ async function everyCut(input, read, want, name) {
       assert.deepStrictEqual(got, whole, `${name}: ${how}`);
     }
   }
+  return whole;
 }
 
-/** `{ok: value}` or `{error: {kind, offset}}` plus what came before the error. */
-async function outcome(run) {
+/**
+ * `{ok: value}` or `{error: {kind, offset}}` plus the part it is in and that part's name (a
+ * multipart body), its status and what came before the error. `check(e)`: more checks of the
+ * error.
+ */
+async function outcome(run, check) {
   const seen = [];
   try {
     return { ok: await run(seen) };
@@ -69,13 +77,41 @@ async function outcome(run) {
     assert.ok(e instanceof ReqparseError, e && e.stack);
     assert.ok(e.message.length > 0);
     if (e.kind.startsWith('limit:')) assert.equal(e.limit, camel(e.kind.slice(6)));
-    return { error: { kind: e.kind, offset: e.offset }, seen };
+    // RFC 9110 §15.5: 413 (Content Too Large) for a limit, 400 (Bad Request) otherwise.
+    assert.equal(e.status, e.kind.startsWith('limit:') ? 413 : 400, e.kind);
+    check?.(e);
+    return { error: { kind: e.kind, offset: e.offset }, part: e.part, partName: e.partName, status: e.status, seen };
   }
 }
 
-async function readMultipart(chunks, options) {
+/**
+ * The parts as the vectors write them. With `decisions` (a vector's: `{"<part index>": "skip" |
+ * {"limit": n}}`, `{}` for none), an `onPart` applies them and notes every part, a skipped one
+ * with no data (as the other faces give it: its header, then its end); an error then names
+ * the part it is in by the name its header gave.
+ */
+async function readMultipart(chunks, options, decisions) {
+  const names = [];
+  const check = (e) => {
+    if (decisions === undefined) return;
+    assert.equal(e.partName, e.part === undefined ? undefined : names[e.part], `the name of part ${e.part}`);
+  };
   return outcome(async (seen) => {
-    for await (const part of parseMultipart(chunks, options)) {
+    const onPart = (info) => {
+      // Every part, in order, before its data (and after the part before it was yielded).
+      assert.equal(info.index, names.length);
+      assert.equal(seen.length, info.index);
+      names.push(info.name);
+      const d = decisions[info.index];
+      if (d === 'skip') {
+        seen.push({ name: info.name, filename: info.filename, content_type: info.contentType, data: '' });
+        return 'skip';
+      }
+      return d === undefined ? undefined : { maxBytes: d.limit };
+    };
+    const parts = parseMultipart(chunks, decisions === undefined ? options : { ...options, onPart });
+    for await (const part of parts) {
+      assert.equal(part.index, seen.length);
       const out = { name: part.name, filename: part.filename, content_type: part.contentType };
       seen.push(out);
       if (part.filename === null) {
@@ -93,7 +129,7 @@ async function readMultipart(chunks, options) {
       }
     }
     return seen;
-  });
+  }, check);
 }
 
 test('parseMultipart: tests/vectors/multipart.json, whole, split at every point and byte by byte', async (t) => {
@@ -108,11 +144,23 @@ test('parseMultipart: tests/vectors/multipart.json, whole, split at every point 
         try {
           parseMultipart([], options);
         } catch (e) {
-          // A bad boundary is refused at once, before any byte is read.
+          // A bad boundary is refused at once, before any byte is read: in no part.
           sync = { kind: e.kind, offset: e.offset };
+          assert.equal(e.part, undefined);
         }
         if (sync !== undefined) return assert.deepStrictEqual(sync, want);
-        await everyCut(input, (chunks) => readMultipart(chunks, options), want, name);
+        // Read as they come, and with an onPart that decides about each part as the vector
+        // says (or reads it as the limits say): both must give the vector's answer, and the
+        // same answer (an onPart makes each feed stop at a part's header).
+        const runs = c.decisions === undefined ? [undefined, {}] : [c.decisions];
+        let first;
+        for (const decisions of runs) {
+          const how = decisions === undefined ? name : `${name} (onPart)`;
+          const whole = await everyCut(input, (chunks) => readMultipart(chunks, options, decisions), want, how);
+          if (c.expect_error_part !== undefined) assert.equal(whole.part, c.expect_error_part ?? undefined, `${how}: the part`);
+          if (first === undefined) first = whole;
+          else assert.deepStrictEqual(whole, first, `${how}: as without onPart`);
+        }
       });
     }
   }
@@ -320,7 +368,7 @@ test('parseMultipart: a break out of the loop lets the source go; a Node Readabl
   assert.equal(readable.destroyed, false);
 });
 
-test('parseMultipart: errors carry kind, offset and the limit', async () => {
+test('parseMultipart: errors carry kind, offset, status, the limit and the part', async () => {
   const body = Buffer.from(field('a', '1') + field('b', '2') + close);
   // At the CRLF that would begin the second part.
   const second = body.indexOf(`\r\n--${BOUNDARY}\r\n`) + 4 + BOUNDARY.length;
@@ -330,22 +378,183 @@ test('parseMultipart: errors carry kind, offset and the limit', async () => {
       assert.ok(e instanceof ReqparseError);
       assert.equal(e.kind, 'limit:max_parts');
       assert.equal(e.limit, 'maxParts');
+      assert.equal(e.status, 413);
       assert.equal(e.offset, second);
-      assert.equal(e.message, `multipart body over max_parts at byte ${second}`);
+      // The part that would be one too many: its header was not read, so its name is unknown.
+      assert.equal(e.part, 1);
+      assert.equal(e.partName, undefined);
+      assert.equal(e.message, `multipart body over max_parts at byte ${second} (part 1)`);
       return true;
     },
   );
+  // In a field's data: the part and its name.
+  await assert.rejects(all(parseMultipart([Buffer.from(field('a', '1') + field('note', 'too long') + close)], { boundary: BOUNDARY, limits: { maxValueBytes: 4 } })), {
+    kind: 'limit:max_value_bytes',
+    limit: 'maxValueBytes',
+    status: 413,
+    part: 1,
+    partName: 'note',
+  });
+  // The new limits by their options: files, fields, their bytes, names and filenames.
+  const upload = Buffer.from(field('title', 'Holiday') + fileHead('photo', 'a.jpg') + 'JPEG\r\n' + fileHead('scan', 'b.pdf') + 'PDF\r\n' + close);
+  const limited = async (limits) => {
+    try {
+      await all(parseMultipart([upload], { boundary: BOUNDARY, limits }));
+      return 'ok';
+    } catch (e) {
+      return [e.limit, e.part, e.partName, e.status];
+    }
+  };
+  assert.deepStrictEqual(await limited({ maxFiles: 1 }), ['maxFiles', 2, undefined, 413]);
+  assert.deepStrictEqual(await limited({ maxFields: 0 }), ['maxFields', 0, undefined, 413]);
+  assert.deepStrictEqual(await limited({ maxFileBytes: 3 }), ['maxFileBytes', 1, 'photo', 413]);
+  assert.deepStrictEqual(await limited({ maxTextBytes: 6 }), ['maxTextBytes', 0, 'title', 413]);
+  assert.deepStrictEqual(await limited({ maxNameBytes: 4 }), ['maxNameBytes', 0, undefined, 413]);
+  assert.deepStrictEqual(await limited({ maxFilenameBytes: 4 }), ['maxFilenameBytes', 1, undefined, 413]);
+  assert.equal(await limited({ maxFiles: 2, maxFields: 1, maxFileBytes: 4, maxTextBytes: 7, maxNameBytes: 5, maxFilenameBytes: 5 }), 'ok');
+  // A malformed body is a 400, in the part whose header block it is.
+  await assert.rejects(all(parseMultipart([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\nx\r\n${close}`)], { boundary: BOUNDARY })), {
+    kind: 'missing-name',
+    status: 400,
+    part: 0,
+    partName: undefined,
+  });
   // An error inside a file's data reaches the file's stream first.
   const cut = Buffer.from(fileHead('f', 'a.bin') + 'x'.repeat(100));
   const parts = parseMultipart([cut], { boundary: BOUNDARY });
   const f = (await parts.next()).value;
-  await assert.rejects(collect(f.stream), { kind: 'unexpected-end', offset: cut.length });
+  await assert.rejects(collect(f.stream), { kind: 'unexpected-end', offset: cut.length, status: 400, part: 0, partName: 'f' });
   await assert.rejects(parts.next(), { kind: 'unexpected-end' });
-  // Refused at once: a Content-Type that is not multipart/form-data, a bad boundary.
-  assert.throws(() => parseMultipart([], { contentType: 'text/plain' }), { kind: 'not-multipart', offset: 0 });
+  // Refused at once: a Content-Type that is not multipart/form-data, a bad boundary; in no part.
+  assert.throws(() => parseMultipart([], { contentType: 'text/plain' }), { kind: 'not-multipart', offset: 0, status: 400, part: undefined });
   assert.throws(() => parseMultipart([], { boundary: '' }), { kind: 'invalid-boundary' });
+  assert.throws(() => parseMultipart([], { boundary: 'b'.repeat(71) }), { kind: 'limit:max_boundary_bytes', status: 413 });
+  // The other body readers say the status too (and have no parts).
+  await assert.rejects(all(parseForm([Buffer.from('a=1&b=2')], { limits: { maxPairs: 1 } })), (e) => e.status === 413 && !('part' in e));
+  await assert.rejects(all(decodeChunked([Buffer.from('5\r\nhel')])), (e) => e.status === 400 && e.kind === 'unexpected-end');
   // A request without a Content-Type: `req.headers['content-type']` is undefined.
   assert.throws(() => parseMultipart([], { contentType: undefined }), (e) => e instanceof ReqparseError && e.offset === 0);
+});
+
+test('parseMultipart: onPart decides about each part before its data: skip it, or set its limit', async () => {
+  const big = pseudo(300_000);
+  const body = Buffer.concat([
+    Buffer.from(field('title', 'Holiday') + fileHead('junk', 'x.exe')),
+    big,
+    Buffer.from(`\r\n${fileHead('avatar', 'a.png', 'image/png')}`),
+    big.subarray(0, 5000),
+    Buffer.from(`\r\n${field('bio', 'x'.repeat(100))}${close}`),
+  ]);
+  const seen = [];
+  const read = async (source, avatarBytes) => {
+    const out = [];
+    const onPart = (part) => {
+      seen.push([part.index, part.name, part.filename, part.filenameBasename, part.contentType]);
+      if (part.filename?.endsWith('.exe')) return 'skip';
+      if (part.name === 'avatar') return { maxBytes: avatarBytes };
+      // Lifts this one field's limit (maxValueBytes is 10 here).
+      if (part.name === 'bio') return { maxBytes: 1000 };
+      return undefined;
+    };
+    try {
+      for await (const part of parseMultipart(source, { boundary: BOUNDARY, onPart, limits: { maxValueBytes: 10, maxFileBytes: 100_000 } })) {
+        out.push([part.index, part.name, part.filename === null ? part.value : (await collect(part.stream)).length]);
+      }
+    } catch (e) {
+      out.push([e.kind, e.offset, e.part, e.partName, e.status]);
+    }
+    return out;
+  };
+  // Whole (all through wasm), and in 64 KiB chunks (file data searched with indexOf and handed
+  // to the reader uncopied: a skipped part's data is dropped there, and is no Data either).
+  for (const source of [() => [body], () => slowly(chunked(body, 64 * 1024)), () => chunked(body, 64 * 1024)]) {
+    seen.length = 0;
+    assert.deepStrictEqual(await read(source(), 5000), [
+      [0, 'title', 'Holiday'],
+      // junk (part 1, 300,000 bytes over maxFileBytes) skipped: not yielded, not refused.
+      [2, 'avatar', 5000],
+      [3, 'bio', 'x'.repeat(100)],
+    ]);
+    assert.deepStrictEqual(seen, [
+      [0, 'title', null, null, null],
+      [1, 'junk', 'x.exe', 'x.exe', 'application/octet-stream'],
+      [2, 'avatar', 'a.png', 'a.png', 'image/png'],
+      [3, 'bio', null, null, null],
+    ]);
+    // One byte less for the avatar: refused at the byte past its limit, in that part.
+    const at = body.indexOf('image/png\r\n\r\n') + 'image/png\r\n\r\n'.length + 4999;
+    assert.deepStrictEqual(await read(source(), 4999), [[0, 'title', 'Holiday'], ['limit:max_part_bytes', at, 2, 'avatar', 413]]);
+  }
+  // The limit holds on the indexOf path too: a file in big chunks gets its bytes up to the
+  // limit, then the error at the byte past it.
+  const file = Buffer.concat([Buffer.from(fileHead('f', 'a.bin')), big, Buffer.from(`\r\n${close}`)]);
+  const start = fileHead('f', 'a.bin').length;
+  for (const source of [[file], slowly(chunked(file, 64 * 1024)), slowly(chunked(file, 1 << 20))]) {
+    const parts = parseMultipart(source, { boundary: BOUNDARY, onPart: () => ({ maxBytes: 200_000 }) });
+    const f = (await parts.next()).value;
+    let got = 0;
+    await assert.rejects(
+      (async () => {
+        for await (const piece of f.stream) got += piece.length;
+      })(),
+      { kind: 'limit:max_part_bytes', limit: 'maxPartBytes', offset: start + 200_000, part: 0, partName: 'f' },
+    );
+    assert.equal(got, 200_000);
+  }
+  // A limit above maxFileBytes lets a file through; Infinity lifts it.
+  for (const maxBytes of [300_000, Infinity]) {
+    const [f] = await all(parseMultipart(chunked(file, 64 * 1024), { boundary: BOUNDARY, limits: { maxFileBytes: 10 }, onPart: () => ({ maxBytes }) }));
+    assert.equal(f.name, 'f');
+  }
+  // A skipped part still counts against the body's limit (its bytes were read).
+  await assert.rejects(all(parseMultipart(slowly(chunked(file, 64 * 1024)), { boundary: BOUNDARY, limits: { maxBodyBytes: 100_000 }, onPart: () => 'skip' })), {
+    kind: 'limit:max_body_bytes',
+    offset: 100_000,
+    part: 0,
+    partName: 'f',
+  });
+});
+
+test('parseMultipart: onPart is checked: a function, answering synchronously what it may', async () => {
+  const body = Buffer.from(field('a', '1') + close);
+  assert.throws(() => parseMultipart([], { boundary: 'b', onPart: 'skip' }), { name: 'TypeError', message: 'parseMultipart: onPart must be a function' });
+  for (const [answer, message] of [
+    ['drop', /onPart must answer undefined, 'skip' or \{ maxBytes \}/],
+    [false, /onPart must answer undefined, 'skip' or \{ maxBytes \}/],
+    [Promise.resolve('skip'), /synchronously/],
+    [{ maxBytes: -1 }, /maxBytes must be a non-negative integer or Infinity/],
+    [{ maxBytes: 1.5 }, /maxBytes must be a non-negative integer or Infinity/],
+    [{ max_bytes: 1 }, /onPart: unknown option 'max_bytes'/],
+  ]) {
+    await assert.rejects(all(parseMultipart([body], { boundary: BOUNDARY, onPart: () => answer })), { name: 'TypeError', message }, String(answer));
+  }
+  // What onPart throws rejects the read, and the source is let go: a way to refuse a request
+  // by what a part's header says.
+  let released = false;
+  async function* source() {
+    try {
+      yield body;
+    } finally {
+      released = true;
+    }
+  }
+  const refused = new Error('no such field');
+  await assert.rejects(
+    all(
+      parseMultipart(source(), {
+        boundary: BOUNDARY,
+        onPart: () => {
+          throw refused;
+        },
+      }),
+    ),
+    (e) => e === refused,
+  );
+  await new Promise((r) => setImmediate(r));
+  assert.ok(released);
+  // The facades' options do not take it (they decide with busboy's own limits).
+  const busboy = (await import('reqparse/busboy')).default;
+  assert.ok(busboy({ headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } }));
 });
 
 test('parseMultipart: several bodies read at once do not mix', async () => {

@@ -171,6 +171,32 @@ test('browser-shaped bodies: options, limits, chunkings', async () => {
   }
 });
 
+test("the core's upload limits (maxFiles, maxFields, maxTextBytes, maxNameBytes, maxFilenameBytes) do not reach the facade", async () => {
+  // As busboy.differential.test.mjs's pastCoreLimits: 101 files, 1,025 fields, a 3,000-byte
+  // name, a 2,000-byte filename, 17 MiB of fields over `fieldSize`, a 17 MiB
+  // `application/octet-stream` part without a filename (a file here, a field to the core).
+  const boundary = 'LimitsBoundary';
+  const head = (disposition, type) =>
+    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type === undefined ? '' : `Content-Type: ${type}\r\n`}\r\n`;
+  const parts = [];
+  for (let i = 0; i < 101; i++) parts.push(head(`name="f${i}"; filename="${i}.txt"`, 'text/plain'), `file ${i}\r\n`);
+  for (let i = 0; i < 1025; i++) parts.push(head(`name="k${i}"`), `${i}\r\n`);
+  parts.push(head(`name="${'n'.repeat(3000)}"`), 'long name\r\n');
+  parts.push(head(`name="doc"; filename="${'d'.repeat(1996)}.txt"`, 'text/plain'), 'long filename\r\n');
+  const chunks = [Buffer.from(parts.join(''))];
+  for (let i = 0; i < 17; i++) chunks.push(Buffer.from(head(`name="big${i}"`)), Buffer.alloc((1 << 20) + 10, 'v'), Buffer.from('\r\n'));
+  chunks.push(Buffer.from(head('name="raw"', 'application/octet-stream')), Buffer.alloc(17 << 20, 0x5a), Buffer.from(`\r\n--${boundary}--\r\n`));
+  const body = Buffer.concat(chunks);
+  const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+  await same({ headers }, body, ['whole', 'every 65536'], 'past the core limits');
+  // @fastify/busboy's own limits still cut, and report (not `files`: a file it skips for that,
+  // over its stream's highWaterMark, stops it for good, as 'browser-shaped bodies' says).
+  await same({ headers, limits: { fields: 1024, fieldSize: 10, fileSize: 5 } }, body, ['every 65536'], 'busboy limits');
+  const events = await record(facade, { headers }, [body], opts);
+  assert.deepStrictEqual(events.at(-1), ['finish']);
+  assert.equal(events.filter((e) => e[0] === 'file').length, 103);
+});
+
 test('bodies cut short: an error, then finish, as Dicer ends them', async () => {
   const { body, contentType } = await formBody(FORM);
   const headers = { 'content-type': contentType };

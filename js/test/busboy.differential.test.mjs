@@ -204,6 +204,39 @@ test('browser-shaped bodies: busboy limits truncate and report as busboy does', 
   }
 });
 
+/**
+ * A body past every default upload limit of the core (js/README.md, parseMultipart's `limits`),
+ * none of which busboy has: 101 files, 1,025 fields, a 3,000-byte name, a 2,000-byte filename,
+ * 17 fields over busboy's 1 MiB `fieldSize` (17 MiB of field data) and a 17 MiB
+ * `application/octet-stream` part without a filename (a file to busboy, a field to the core).
+ */
+function pastCoreLimits() {
+  const boundary = 'LimitsBoundary';
+  const head = (disposition, type) =>
+    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type === undefined ? '' : `Content-Type: ${type}\r\n`}\r\n`;
+  const parts = [];
+  for (let i = 0; i < 101; i++) parts.push(head(`name="f${i}"; filename="${i}.txt"`, 'text/plain'), `file ${i}\r\n`);
+  for (let i = 0; i < 1025; i++) parts.push(head(`name="k${i}"`), `${i}\r\n`);
+  parts.push(head(`name="${'n'.repeat(3000)}"`), 'long name\r\n');
+  parts.push(head(`name="doc"; filename="${'d'.repeat(1996)}.txt"`, 'text/plain'), 'long filename\r\n');
+  const mib = Buffer.alloc((1 << 20) + 10, 'v');
+  const body = [Buffer.from(parts.join(''))];
+  for (let i = 0; i < 17; i++) body.push(Buffer.from(head(`name="big${i}"`)), mib, Buffer.from('\r\n'));
+  body.push(Buffer.from(head('name="raw"', 'application/octet-stream')), Buffer.alloc(17 << 20, 0x5a), Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { body: Buffer.concat(body), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+test("the core's upload limits (maxFiles, maxFields, maxTextBytes, maxNameBytes, maxFilenameBytes) do not reach the facade", async () => {
+  const { body, headers } = pastCoreLimits();
+  await same({ headers }, body, ['whole', 'every 65536'], 'past the core limits');
+  // busboy's own limits still cut, and report, as busboy does.
+  await same({ headers, limits: { files: 100, fields: 1024, fieldSize: 10 } }, body, ['every 65536'], 'busboy limits');
+  const events = await record(facade, { headers }, [body]);
+  assert.deepStrictEqual(events.at(-1), ['finish']);
+  assert.ok(!events.some((e) => e[0] === 'error'));
+  assert.equal(events.filter((e) => e[0] === 'file').length, 103);
+});
+
 test('bodies cut short: the same error, never a hang or a close alone', async () => {
   const { body, contentType } = await formBody(FORM.slice(0, 6));
   const headers = { 'content-type': contentType };

@@ -16,6 +16,9 @@
 //! - `skip(n)`, when the header's `skip` slot says the multipart reader is in a part's data and
 //!   holds nothing back: JS searched its chunk for `delimiter()` itself (native `indexOf`) and
 //!   the reader takes the `n` bytes before it uncopied (`MultipartReader::skip_data`).
+//! - A multipart handle made with `decide` stops each feed after a part's header (the feed
+//!   answers [`FEED_PART`]): JS reads the part, may set its limit (`limit_part`) or skip it
+//!   (`skip_part`), then `resume()` reads on over what was fed, as the feed would have.
 //!
 //! The header, event list and text buffer are the handle's own, so several bodies may be read
 //! at once; JS reads a feed's events before the next `reserve` of the same handle.
@@ -29,8 +32,8 @@ use wasm_bindgen::prelude::*;
 
 use super::{
     ptr, query_profile, BODY_SLOTS, B_BUF, B_EVENTS, B_EVENTS_LEN, B_SKIP, B_TEXT, EV_DATA, EV_END,
-    EV_ERROR, EV_PAIR, EV_PART, EV_PART_END, EV_TRAILER, FEED_END, FEED_ERROR, FEED_MORE, MAX_FEED,
-    NULL, SPAN_TEXT,
+    EV_ERROR, EV_PAIR, EV_PART, EV_PART_END, EV_TRAILER, FEED_END, FEED_ERROR, FEED_MORE,
+    FEED_PART, MAX_FEED, NULL, SPAN_TEXT,
 };
 use crate::bytes::offset_in;
 use crate::{body, query};
@@ -85,7 +88,8 @@ wire_limits!(FORM_LIMITS, form_limits, body::form::FormLimits:
     max_pairs, max_name_bytes, max_value_bytes, max_body_bytes);
 wire_limits!(MULTIPART_LIMITS, multipart_limits, body::multipart::MultipartLimits:
     max_parts, max_boundary_bytes, max_headers, max_header_bytes, max_value_bytes,
-    max_body_bytes, max_preamble_bytes, max_epilogue_bytes);
+    max_body_bytes, max_preamble_bytes, max_epilogue_bytes, max_files, max_fields,
+    max_file_bytes, max_text_bytes, max_name_bytes, max_filename_bytes);
 
 /// The form reader's error kinds by the names the vectors give them (the query decoder's
 /// kinds in kebab-case, limits as `limit:` and the field name).
@@ -100,6 +104,57 @@ fn form_kind(kind: body::form::FormErrorKind) -> Cow<'static, str> {
     }
 }
 
+/// An error as the error event carries it (see `EVENT_FIELDS` in the parent module).
+struct Failure {
+    message: String,
+    kind: Cow<'static, str>,
+    offset: u64,
+    /// The index of the multipart part the error is in.
+    part: Option<usize>,
+    /// The HTTP status it answers (RFC 9110 §15.5): 413 for a limit, 400 otherwise.
+    status: u16,
+}
+
+impl Failure {
+    fn multipart(e: &body::multipart::MultipartError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            kind: e.kind.name().into(),
+            offset: e.offset,
+            part: e.part,
+            status: e.status(),
+        }
+    }
+
+    fn form(e: &body::form::FormError) -> Failure {
+        Failure {
+            message: e.to_string(),
+            kind: form_kind(e.kind),
+            offset: e.offset,
+            part: None,
+            status: e.status(),
+        }
+    }
+
+    fn chunked(e: &body::chunked::ChunkedError) -> Failure {
+        use body::chunked::ChunkedErrorKind;
+        // As `MultipartError::status` and `FormError::status` answer: 413 (Content Too Large)
+        // for a limit, 400 (Bad Request) for a body the decoder refuses.
+        let status = if matches!(e.kind, ChunkedErrorKind::Limit(_)) {
+            413
+        } else {
+            400
+        };
+        Failure {
+            message: e.to_string(),
+            kind: e.kind.name().into(),
+            offset: e.offset,
+            part: None,
+            status,
+        }
+    }
+}
+
 enum Reader {
     Chunked(body::chunked::ChunkedDecoder),
     Form(body::form::FormReader),
@@ -107,7 +162,7 @@ enum Reader {
     Multipart(Box<body::multipart::MultipartReader>),
     /// The reader could not be made (a bad boundary or Content-Type): the error, reported
     /// by the first feed (and by [`RpBody::error`] at once).
-    Failed(String, &'static str, u64),
+    Failed(Failure),
 }
 
 /// One body being read; see the section's comment for the protocol.
@@ -123,6 +178,12 @@ pub struct RpBody {
     header: alloc::boxed::Box<[u32; BODY_SLOTS.len()]>,
     /// An end or an error was reported: the reader is not fed again.
     over: bool,
+    /// Each feed stops after a part's header ([`FEED_PART`]), for JS to decide about it.
+    decide: bool,
+    /// The last feed's: where its bytes start in `buf`, and whether no more follow
+    /// ([`RpBody::resume`] reads on with them).
+    tail: usize,
+    eof: bool,
 }
 
 /// Writes the events of one feed.
@@ -183,17 +244,20 @@ impl Events<'_> {
         self.push(&[n as u32, (n >> 32) as u32]);
     }
 
-    fn error(&mut self, message: &str, kind: &str, offset: u64) -> i32 {
+    fn error(&mut self, e: &Failure) -> i32 {
         self.push(&[EV_ERROR]);
-        self.str(message);
-        self.str(kind);
-        self.u64(offset);
+        self.str(&e.message);
+        self.str(&e.kind);
+        self.u64(e.offset);
+        // The index plus one: 0 is no part.
+        self.u64(e.part.map_or(0, |i| (i as u64).saturating_add(1)));
+        self.push(&[u32::from(e.status)]);
         FEED_ERROR
     }
 }
 
 impl RpBody {
-    fn new(reader: Reader) -> RpBody {
+    fn new(reader: Reader, decide: bool) -> RpBody {
         let mut body = RpBody {
             reader,
             buf: Vec::new(),
@@ -203,6 +267,9 @@ impl RpBody {
             text: Vec::new(),
             header: alloc::boxed::Box::new([0; BODY_SLOTS.len()]),
             over: false,
+            decide,
+            tail: 0,
+            eof: false,
         };
         body.publish();
         body
@@ -220,6 +287,17 @@ impl RpBody {
         matches!(&self.reader, Reader::Multipart(r) if r.in_data()) && self.start >= self.len
     }
 
+    /// Runs the reader over what was fed and not consumed, with the last feed's `tail` and
+    /// `eof`; an end or an error is the last answer.
+    fn read_on(&mut self) -> i32 {
+        let r = self.run(self.tail, self.eof);
+        if r == FEED_END || r == FEED_ERROR {
+            self.over = true;
+        }
+        self.publish();
+        r
+    }
+
     /// Runs the reader over `buf[start..len]` until it wants more input, ends or fails.
     fn run(&mut self, tail: usize, eof: bool) -> i32 {
         let RpBody {
@@ -229,6 +307,7 @@ impl RpBody {
             len,
             events,
             text,
+            decide,
             ..
         } = self;
         let input = buf.get(..*len).unwrap_or_default();
@@ -239,12 +318,12 @@ impl RpBody {
             text,
         };
         match reader {
-            Reader::Failed(message, kind, offset) => out.error(message, kind, *offset),
+            Reader::Failed(failure) => out.error(failure),
             Reader::Chunked(decoder) => loop {
                 let rest = input.get(*start..).unwrap_or_default();
                 let step = match decoder.decode(rest) {
                     Ok(step) => step,
-                    Err(e) => return out.error(&e.to_string(), e.kind.name(), e.offset),
+                    Err(e) => return out.error(&Failure::chunked(&e)),
                 };
                 *start += step.consumed;
                 match step.event {
@@ -261,7 +340,7 @@ impl RpBody {
                     }
                     None if eof => {
                         return match decoder.finish() {
-                            Err(e) => out.error(&e.to_string(), e.kind.name(), e.offset),
+                            Err(e) => out.error(&Failure::chunked(&e)),
                             Ok(()) => FEED_END,
                         };
                     }
@@ -272,7 +351,7 @@ impl RpBody {
                 let rest = input.get(*start..).unwrap_or_default();
                 let step = match reader.decode(rest, eof) {
                     Ok(step) => step,
-                    Err(e) => return out.error(&e.to_string(), &form_kind(e.kind), e.offset),
+                    Err(e) => return out.error(&Failure::form(&e)),
                 };
                 *start += step.consumed;
                 match step.event {
@@ -293,7 +372,7 @@ impl RpBody {
                 let rest = input.get(*start..).unwrap_or_default();
                 let step = match reader.decode(rest, eof) {
                     Ok(step) => step,
-                    Err(e) => return out.error(&e.to_string(), e.kind.name(), e.offset),
+                    Err(e) => return out.error(&Failure::multipart(&e)),
                 };
                 *start += step.consumed;
                 match step.event {
@@ -326,6 +405,10 @@ impl RpBody {
                                 out.null();
                             }
                         }
+                        // JS decides about the part before its data is read.
+                        if *decide {
+                            return FEED_PART;
+                        }
                     }
                     Some(body::multipart::MultipartEvent::PartEnd) => out.push(&[EV_PART_END]),
                     Some(body::multipart::MultipartEvent::End) => {
@@ -345,24 +428,26 @@ impl RpBody {
     /// A chunked transfer coding decoder; `limits` in `CHUNKED_LIMITS` order.
     pub fn chunked(limits: &[f64]) -> RpBody {
         let decoder = body::chunked::ChunkedDecoder::new(chunked_limits(limits));
-        RpBody::new(Reader::Chunked(decoder))
+        RpBody::new(Reader::Chunked(decoder), false)
     }
 
     /// A form body reader; `profile` as for queries, `limits` in `FORM_LIMITS` order.
     pub fn form(profile: u32, limits: &[f64]) -> RpBody {
         let reader = body::form::FormReader::new(query_profile(profile), form_limits(limits));
-        RpBody::new(Reader::Form(reader))
+        RpBody::new(Reader::Form(reader), false)
     }
 
     /// A multipart/form-data reader for `boundary` (or, with `is_content_type`, for the
     /// boundary of the `Content-Type` value `boundary`); `profile` is an index in the core's
-    /// `Profile::ALL`, `limits` in `MULTIPART_LIMITS` order. A bad boundary makes a handle
-    /// whose [`RpBody::error`] says why.
+    /// `Profile::ALL`, `limits` in `MULTIPART_LIMITS` order; with `decide`, each feed stops
+    /// after a part's header ([`FEED_PART`]). A bad boundary makes a handle whose
+    /// [`RpBody::error`] says why.
     pub fn multipart(
         boundary: &[u8],
         is_content_type: bool,
         profile: u32,
         limits: &[f64],
+        decide: bool,
     ) -> RpBody {
         use body::multipart::{MultipartReader, Profile};
         let profile = Profile::ALL
@@ -375,10 +460,11 @@ impl RpBody {
         } else {
             MultipartReader::new(boundary, profile, multipart_limits(limits))
         };
-        RpBody::new(match made {
+        let reader = match made {
             Ok(reader) => Reader::Multipart(Box::new(reader)),
-            Err(e) => Reader::Failed(e.to_string(), e.kind.name(), e.offset),
-        })
+            Err(e) => Reader::Failed(Failure::multipart(&e)),
+        };
+        RpBody::new(reader, decide)
     }
 
     /// Address of this handle's header (`BODY_SLOTS.len()` `u32`); it never moves.
@@ -430,12 +516,46 @@ impl RpBody {
         }
         let tail = self.len;
         self.len = (self.len + n as usize).min(self.buf.len());
-        let r = self.run(tail, eof);
-        if r != FEED_MORE {
-            self.over = true;
+        (self.tail, self.eof) = (tail, eof);
+        self.read_on()
+    }
+
+    /// After [`FEED_PART`] (and JS's decision about that part): reads on over what the last
+    /// feed gave, as that feed would have, with the same answers.
+    pub fn resume(&mut self) -> i32 {
+        self.events.clear();
+        self.text.clear();
+        if self.over {
+            self.publish();
+            return FEED_END;
         }
-        self.publish();
-        r
+        self.read_on()
+    }
+
+    /// Sets the current part's data limit (`MultipartReader::limit_part`), `max_bytes` a JS
+    /// number as limits are sent (a non-negative integer or infinity). `false`, and nothing
+    /// changed, outside a multipart part's data (JS calls it after a [`FEED_PART`]).
+    pub fn limit_part(&mut self, max_bytes: f64) -> bool {
+        if self.over || max_bytes.is_nan() || max_bytes < 0.0 {
+            return false;
+        }
+        match &mut self.reader {
+            Reader::Multipart(reader) => reader.limit_part(u64::from_wire(max_bytes, u64::MAX)),
+            _ => false,
+        }
+    }
+
+    /// Skips the current part's data (`MultipartReader::skip_part`): no data event comes for
+    /// it, and [`RpBody::skip`] hands none out either. `false`, and nothing changed, outside a
+    /// multipart part's data.
+    pub fn skip_part(&mut self) -> bool {
+        if self.over {
+            return false;
+        }
+        match &mut self.reader {
+            Reader::Multipart(reader) => reader.skip_part(),
+            _ => false,
+        }
     }
 
     /// Takes the next `n` bytes of a part's data without their being fed: JS found no

@@ -53,8 +53,10 @@ mod body;
 /// The version of the protocol between these exports and the package's JS (`js/lib/`). Bump it
 /// with every change the JS cannot follow by reading [`rp_layout`]: an export's arguments or
 /// answer, what a slot or tag means (the numbers themselves are read from the layout).
-/// Version 2: the body readers ([`body::RpBody`] and `rp_layout`'s `body`).
-const ABI_VERSION: u32 = 2;
+/// Version 2: the body readers ([`body::RpBody`] and `rp_layout`'s `body`). Version 3: a
+/// multipart handle made to wait at each part ([`FEED_PART`], `RpBody::resume`, the per-part
+/// decisions), an error event's `part` and `status`.
+const ABI_VERSION: u32 = 3;
 
 /// Longest input JS may hand over, in UTF-16 code units (`MAX_INPUT_LENGTH` in JS).
 const MAX_INPUT_UNITS: usize = 1 << 20;
@@ -175,7 +177,18 @@ const EVENT_FIELDS: [(u32, &[(&str, u32)]); 7] = [
     (EV_END, &[("consumed", 2)]),
     (EV_PAIR, &[("name", 2), ("value", 2)]),
     (EV_TRAILER, &[("name", 2), ("value", 2)]),
-    (EV_ERROR, &[("message", 2), ("kind", 2), ("offset", 2)]),
+    // `part`: the index of the part the error is in plus one, 0 for none (a `u64`);
+    // `status`: the HTTP status it answers (RFC 9110 §15.5: 413 for a limit, else 400).
+    (
+        EV_ERROR,
+        &[
+            ("message", 2),
+            ("kind", 2),
+            ("offset", 2),
+            ("part", 2),
+            ("status", 1),
+        ],
+    ),
 ];
 
 /// A body handle's header slots.
@@ -194,10 +207,14 @@ const BODY_SLOTS: [(&str, usize); 5] = [
     ("skip", B_SKIP),
 ];
 
-/// `feed`'s answers: more input wanted, the body ended, or the last event is an error.
+/// `feed`'s answers: more input wanted, the body ended, or the last event is an error; and,
+/// from a multipart handle made to wait at each part, the last event is a part's header:
+/// JS may decide about the part (`RpBody::limit_part`, `RpBody::skip_part`), then reads on
+/// with `RpBody::resume` over what was fed.
 const FEED_MORE: i32 = 0;
 const FEED_END: i32 = 1;
 const FEED_ERROR: i32 = -1;
+const FEED_PART: i32 = 2;
 
 const _: () = {
     let mut i = 0;
@@ -234,8 +251,8 @@ pub fn rp_abi_version() -> u32 {
 /// "queryProfiles": [names in wire order], "dispositionProfiles": [...], "body": {"header":
 /// {slot: index}, "events": {event: tag}, "words": {event: words after its tag}, "fields":
 /// {event: {field: its first word's offset from the tag}}, "spanText", "null", "maxFeed",
-/// "more", "end", "error", "multipartProfiles": [...], "chunkedLimits": [names in wire order],
-/// "formLimits": [...], "multipartLimits": [...]}}`.
+/// "more", "end", "error", "part", "multipartProfiles": [...], "chunkedLimits": [names in
+/// wire order], "formLimits": [...], "multipartLimits": [...]}}`.
 #[wasm_bindgen]
 pub fn rp_layout() -> String {
     let header = SLOTS.map(|(name, slot)| (name, slot as u32));
@@ -247,7 +264,7 @@ pub fn rp_layout() -> String {
     let (words, fields) = event_layout();
     // Every name is a plain ASCII identifier: nothing to escape.
     let body = format!(
-        r#"{{"header":{{{}}},"events":{{{}}},"words":{{{words}}},"fields":{{{fields}}},"spanText":{SPAN_TEXT},"null":{NULL},"maxFeed":{MAX_FEED},"more":{FEED_MORE},"end":{FEED_END},"error":{FEED_ERROR},"multipartProfiles":[{}],"chunkedLimits":[{}],"formLimits":[{}],"multipartLimits":[{}]}}"#,
+        r#"{{"header":{{{}}},"events":{{{}}},"words":{{{words}}},"fields":{{{fields}}},"spanText":{SPAN_TEXT},"null":{NULL},"maxFeed":{MAX_FEED},"more":{FEED_MORE},"end":{FEED_END},"error":{FEED_ERROR},"part":{FEED_PART},"multipartProfiles":[{}],"chunkedLimits":[{}],"formLimits":[{}],"multipartLimits":[{}]}}"#,
         json_fields(&body_header),
         json_fields(&EVENTS),
         json_names(&multipart),
