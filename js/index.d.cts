@@ -23,8 +23,27 @@ export declare class ReqparseError extends TypeError {
    * (`'limit:max_parts'`).
    */
   kind?: string;
-  /** Body readers, for a limit: the name of the option that sets it (`'maxParts'`). */
+  /**
+   * Body readers, for a limit: the name of the option that sets it (`'maxParts'`);
+   * `'maxPartBytes'` for the limit `onPart` set ({@link MultipartPartDecision}).
+   */
   limit?: string;
+  /**
+   * Body readers: the HTTP status the error answers (RFC 9110 §15.5): 413 (Content Too Large)
+   * for a limit, 400 (Bad Request) for a malformed body, boundary or Content-Type.
+   */
+  status?: 400 | 413;
+  /**
+   * `parseMultipart`: the index of the part the error is in (its header block or its data; 0
+   * for the first part), as the parts' `index` counts them; `undefined` outside any part (the
+   * boundary, a preamble, a delimiter line, the epilogue).
+   */
+  part?: number;
+  /**
+   * `parseMultipart`: the name of the part the error is in, when its header was read (an error
+   * in its data); `undefined` otherwise (an error in its header block, `maxFiles` refusing it).
+   */
+  partName?: string;
 }
 
 /** Longest input accepted, in UTF-16 code units (1 Mi); a `Uint8Array` header, in bytes. */
@@ -188,11 +207,71 @@ export interface MultipartLimits {
   maxPreambleBytes?: number;
   /** Bytes after the close delimiter (`'lenient'`). Default 16384. */
   maxEpilogueBytes?: number;
+  /**
+   * Parts with a filename (files). Default 100 (Django's `DATA_UPLOAD_MAX_NUMBER_FILES`,
+   * against CVE-2023-24580: 10,000 tiny files exhausting file descriptors).
+   */
+  maxFiles?: number;
+  /** Parts without a filename (fields). Default 1024 (ASP.NET Core's `ValueCountLimit`). */
+  maxFields?: number;
+  /** Bytes of one file part's data. Default 128 MiB (the body's): lower it to keep files small. */
+  maxFileBytes?: number;
+  /** Bytes of all fields' data together (what a server keeps in memory). Default 16 MiB. */
+  maxTextBytes?: number;
+  /** Bytes of a part's `name`, as sent. Default 2048 (ASP.NET Core's `KeyLengthLimit`). */
+  maxNameBytes?: number;
+  /** Bytes of a part's `filename`, and of its `filename*`, each as sent. Default 1024. */
+  maxFilenameBytes?: number;
 }
+
+/**
+ * A part as {@link ParseMultipartOptions.onPart} sees it: its header read, its data not yet.
+ * A file's filename fields are as {@link MultipartFile} has them; a field's are null.
+ */
+export interface MultipartPartInfo {
+  /** 0 for the first part of the body, counting every part (skipped ones too). */
+  index: number;
+  name: string;
+  filename: string | null;
+  filenameRaw: Uint8Array | null;
+  filenameBasename: string | null;
+  filenamePortable: string | null;
+  contentType: string | null;
+}
+
+/**
+ * What `onPart` answers about a part: nothing (`undefined`) to read it as the limits say;
+ * `'skip'` to read past its data without handing it out (the part is not yielded; only
+ * `maxBodyBytes` applies to it, and a skipped field does not count against `maxTextBytes`);
+ * `{ maxBytes }` to read it with its own data limit in place of `maxFileBytes` or
+ * `maxValueBytes`, lower or higher (`Infinity` lifts it; `maxBodyBytes`, and for a field
+ * `maxTextBytes`, still apply): a byte past it rejects the read with a {@link ReqparseError}
+ * whose `kind` is `'limit:max_part_bytes'`.
+ */
+export type MultipartPartDecision = 'skip' | { maxBytes: number } | undefined | void;
 
 export type ParseMultipartOptions = {
   profile?: MultipartProfile;
   limits?: MultipartLimits;
+  /**
+   * Called once a part's header is read, before any of its data, to decide about that part
+   * (what multer's `fileFilter`, formidable's `filter` and busboy's `file.resume()` are for):
+   * see {@link MultipartPartDecision}. It must answer synchronously; what it throws rejects
+   * the read (and lets the source go, as an error does): a way to refuse a request by a
+   * part's name or type.
+   *
+   * ```ts
+   * parseMultipart(req, {
+   *   contentType: req.headers['content-type'],
+   *   limits: { maxFileBytes: 10 << 20 },
+   *   onPart: (part) => {
+   *     if (part.name === 'avatar') return { maxBytes: 256 << 10 }; // avatars: 256 KiB
+   *     if (part.filename !== null && !part.contentType?.startsWith('image/')) return 'skip';
+   *   },
+   * });
+   * ```
+   */
+  onPart?: (part: MultipartPartInfo) => MultipartPartDecision;
 } & (
   | {
       /** The `boundary` parameter of the body's Content-Type, unquoted; a string is looked for UTF-8 encoded. */
@@ -213,6 +292,8 @@ export type ParseMultipartOptions = {
 
 /** A part without a filename: a form field, its value decoded as UTF-8 (invalid bytes replaced). */
 export interface MultipartField {
+  /** 0 for the first part of the body (as {@link MultipartPartInfo.index} and an error's `part` count). */
+  index: number;
   name: string;
   filename: null;
   /** The part's Content-Type value as sent, or null. */
@@ -222,6 +303,8 @@ export interface MultipartField {
 
 /** A file part: its data comes through `stream`, which must be read before the next part is asked for (or its rest is skipped). */
 export interface MultipartFile {
+  /** 0 for the first part of the body (as {@link MultipartPartInfo.index} and an error's `part` count). */
+  index: number;
   name: string;
   /** The effective filename (`filename*` preferred, RFC 6266 §4.3). Data, not a path. */
   filename: string;
@@ -250,7 +333,8 @@ export type MultipartPart = MultipartField | MultipartFile;
  * The parts of a multipart/form-data body, as they arrive: nothing is buffered whole, and the
  * source is read only as fast as the parts (and file streams) are. A `break` lets the source
  * go. A bad boundary or Content-Type throws at once; a bad body rejects the read that meets it
- * with a {@link ReqparseError} (`kind`, `offset`, `limit`).
+ * with a {@link ReqparseError} (`kind`, `offset`, `status`, `limit`, `part`, `partName`).
+ * `onPart` decides about each part before its data (skip it, or set its limit).
  */
 export declare function parseMultipart(source: BodySource, options: ParseMultipartOptions): AsyncIterableIterator<MultipartPart>;
 
