@@ -263,7 +263,9 @@ class Feed {
         this.it ??= this.iterate();
         const r = this.it.next();
         if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
-          return r.then((r) => (this.closed ? false : (this.take(r), this.fill())));
+          // The awaited chunk goes round this loop as the rest of a chunk does: through
+          // skipped() too, when the reader is in a part's data.
+          return r.then((r) => (this.closed ? false : ((this.pending = this.chunkOf(r)), this.fill())));
         }
         chunk = this.chunkOf(r);
       }

@@ -467,9 +467,16 @@ test('parseMultipart: onPart decides about each part before its data: skip it, o
   };
   // Whole (all through wasm), and in 64 KiB chunks (file data searched with indexOf and handed
   // to the reader uncopied: a skipped part's data is dropped there, and is no Data either).
-  for (const source of [() => [body], () => slowly(chunked(body, 64 * 1024)), () => chunked(body, 64 * 1024)]) {
+  for (const [how, source] of [
+    ['whole', () => [body]],
+    ['async', () => slowly(chunked(body, 64 * 1024))],
+    ['array', () => chunked(body, 64 * 1024)],
+  ]) {
     seen.length = 0;
-    assert.deepStrictEqual(await read(source(), 5000), [
+    const [parts, taken] = await uncopied(() => read(source(), 5000));
+    // Most of junk's 300,000 bytes were found by indexOf, and dropped.
+    if (how !== 'whole') assert.ok(taken > 200_000, `${how}: ${taken} bytes taken uncopied`);
+    assert.deepStrictEqual(parts, [
       [0, 'title', 'Holiday'],
       // junk (part 1, 300,000 bytes over maxFileBytes) skipped: not yielded, not refused.
       [2, 'avatar', 5000],
@@ -858,11 +865,35 @@ test('body readers compose: a multipart body inside the chunked transfer coding'
   assert.deepStrictEqual(out, ['Holiday', data, 'résumé']);
 });
 
+/**
+ * Counts the bytes the reader took uncopied (RpBody.skip: the indexOf path) while `run` runs.
+ * The handle's class is the one lib/body.cjs loaded (the same js/pkg module).
+ */
+async function uncopied(run) {
+  const { RpBody } = require('../pkg/reqparse.js');
+  const skip = RpBody.prototype.skip;
+  let n = 0;
+  RpBody.prototype.skip = function (bytes) {
+    const took = skip.call(this, bytes);
+    if (took) n += bytes;
+    return took;
+  };
+  try {
+    return [await run(), n];
+  } finally {
+    RpBody.prototype.skip = skip;
+  }
+}
+
 test('parseMultipart: file data searched with native indexOf (no copy) reads the same as through wasm', async () => {
   const rand = rng(424242);
   const int = (n) => Math.floor(rand() * n);
   const boundary = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
   const d = `\r\n--${boundary}`;
+  // Bytes taken uncopied from the async sources and from the arrays (not the same bytes: from
+  // an array, the few bytes held back at a chunk's end are gathered with the next chunks and
+  // read through wasm).
+  const uncopiedBytes = [0, 0];
   for (let round = 0; round < 60; round++) {
     // Data dense in delimiter prefixes and near misses, some cut just before the last byte.
     const pieces = [];
@@ -884,11 +915,17 @@ test('parseMultipart: file data searched with native indexOf (no copy) reads the
       cuts.push(body.subarray(i, i + n));
       i += n;
     }
-    const fast = await readMultipart(slowly(cuts), { boundary, limits });
+    // From an async source (each chunk awaited) and from an array: both take the indexOf path.
+    const [fast, taken] = await uncopied(() => readMultipart(slowly(cuts), { boundary, limits }));
+    const [fromArray, takenFromArray] = await uncopied(() => readMultipart(cuts, { boundary, limits }));
     const whole = await readMultipart([body], { boundary, limits });
     assert.deepStrictEqual(fast, whole, `round ${round}`);
+    assert.deepStrictEqual(fromArray, whole, `round ${round} (array)`);
+    uncopiedBytes[0] += taken;
+    uncopiedBytes[1] += takenFromArray;
     if (limits === undefined) assert.equal(fast.ok[1].data, data.toString());
   }
+  assert.ok(uncopiedBytes[0] > 100_000 && uncopiedBytes[1] > 100_000, `taken uncopied: ${uncopiedBytes}`);
 });
 
 test('parseMultipart: seeded malformed bodies give the same parts and error on every path (views, gathered, skipped, byte by byte)', async () => {
