@@ -232,6 +232,35 @@ pub struct ChunkedError {
     pub offset: u64,
 }
 
+impl ChunkedError {
+    /// Whether the body went over a limit (rather than being malformed).
+    ///
+    /// ```
+    /// use reqparse::body::chunked::{ChunkedError, ChunkedErrorKind, ChunkedLimit};
+    /// let e = ChunkedError { kind: ChunkedErrorKind::Limit(ChunkedLimit::BodyBytes), offset: 9 };
+    /// assert!(e.is_limit());
+    /// ```
+    pub const fn is_limit(&self) -> bool {
+        matches!(self.kind, ChunkedErrorKind::Limit(_))
+    }
+
+    /// The HTTP status an error answers (RFC 9110 §15.5): 413 (Content Too Large) for a limit,
+    /// 400 (Bad Request) for a malformed body.
+    ///
+    /// ```
+    /// use reqparse::body::chunked::{ChunkedError, ChunkedErrorKind, ChunkedLimit};
+    /// let e = ChunkedError { kind: ChunkedErrorKind::Limit(ChunkedLimit::BodyBytes), offset: 9 };
+    /// assert_eq!(e.status(), 413);
+    /// ```
+    pub const fn status(&self) -> u16 {
+        if self.is_limit() {
+            413
+        } else {
+            400
+        }
+    }
+}
+
 impl fmt::Display for ChunkedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
