@@ -2,7 +2,8 @@
 // The package's entry: the public names, each from the file of its topic in lib/ —
 // query.cjs (queryPairs, parseQuery, QueryMap), uri.cjs (buildAbsolute, buildRelative,
 // splitAbsolute), disposition.cjs (parseContentDisposition, formatContentDisposition), body.cjs
-// (parseMultipart, parseForm, decodeChunked) — over wire.cjs, the boundary with the wasm of
+// (parseMultipart, parseForm, decodeChunked), formdata.cjs (parseFormData, readFormData,
+// FileUpload: Fetch API Requests, over body.cjs) — over wire.cjs, the boundary with the wasm of
 // src/faces/js/ (the instance, its layout, the input and answer buffers, ReqparseError).
 //
 // Each topic answers the small, common inputs in JS, beside its wasm path, where crossing into
@@ -20,6 +21,7 @@ const query = require('./lib/query.cjs');
 const uri = require('./lib/uri.cjs');
 const disposition = require('./lib/disposition.cjs');
 const { parseMultipart, parseForm, decodeChunked } = require('./lib/body.cjs');
+const { parseFormData, readFormData, FileUpload } = require('./lib/formdata.cjs');
 
 module.exports = {
   ReqparseError,
@@ -35,6 +37,9 @@ module.exports = {
   parseMultipart,
   parseForm,
   decodeChunked,
+  parseFormData,
+  readFormData,
+  FileUpload,
 };
 
 // Internal, for test/differential.test.mjs only (not documented, not a contract): turns the

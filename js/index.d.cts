@@ -30,9 +30,11 @@ export declare class ReqparseError extends TypeError {
   limit?: string;
   /**
    * Body readers: the HTTP status the error answers (RFC 9110 §15.5): 413 (Content Too Large)
-   * for a limit, 400 (Bad Request) for a malformed body, boundary or Content-Type.
+   * for a limit, 400 (Bad Request) for a malformed body, boundary or Content-Type; 415
+   * (Unsupported Media Type) for a request {@link parseFormData} and {@link readFormData} do not
+   * read (another media type, no Content-Type, a Content-Encoding).
    */
-  status?: 400 | 413;
+  status?: 400 | 413 | 415;
   /**
    * `parseMultipart`: the index of the part the error is in (its header block or its data; 0
    * for the first part), as the parts' `index` counts them; `undefined` outside any part (the
@@ -395,3 +397,161 @@ export interface ChunkedBody extends AsyncIterableIterator<Uint8Array> {
  * the body's end and left open there.
  */
 export declare function decodeChunked(source: BodySource, options?: DecodeChunkedOptions): ChunkedBody;
+
+// ---- web-standard bodies: Fetch API Requests ------------------------------------------------
+
+/**
+ * A form body to read: a Fetch API `Request` (Node's global one, a framework's: Hono's
+ * `c.req.raw`, a Next.js or Remix route's `request`), or a body and its Content-Type value.
+ */
+export type FormDataInput =
+  | Request
+  | {
+      /** The body's bytes (`null` or `undefined`: an empty body). */
+      body: BodySource | null | undefined;
+      /** The Content-Type header value (`null` or `undefined`: none, refused with 415). */
+      contentType: string | Uint8Array | null | undefined;
+    };
+
+/**
+ * How {@link parseFormData} and {@link readFormData} read a body: the options of
+ * {@link parseMultipart}, for both media types. A urlencoded body (all fields) takes the limits
+ * that apply to it: `maxFields` (its pairs), `maxNameBytes`, `maxValueBytes`, `maxBodyBytes`,
+ * and `maxTextBytes`, which bounds the whole body too; `profile` and `onPart` are multipart's
+ * (a urlencoded body is read as `URLSearchParams` and `Request.formData()` read it).
+ */
+export interface FormDataOptions {
+  /** The multipart profile; default `'fetch'`, as `Request.formData()` reads. */
+  profile?: MultipartProfile;
+  /**
+   * As {@link parseMultipart}'s; {@link readFormData} without an upload handler lowers
+   * `maxBodyBytes` to 1 MiB unless it is given.
+   */
+  limits?: MultipartLimits;
+  /** A decision about each multipart part once its header is read, as {@link ParseMultipartOptions.onPart}. */
+  onPart?: (part: MultipartPartInfo) => MultipartPartDecision;
+}
+
+/** A field of a form body: its value decoded as UTF-8. */
+export interface FormDataField {
+  kind: 'field';
+  /** 0 for the first entry (a multipart body's part index, as an error's `part` counts). */
+  index: number;
+  name: string;
+  value: string;
+}
+
+/** A file of a multipart body: its data comes through `stream`, read from the body as it is read. */
+export interface FormDataFile {
+  kind: 'file';
+  /** 0 for the first entry (the part's index, as an error's `part` counts). */
+  index: number;
+  /** The part's `name` (the form field's), as `FormData` names entries. */
+  name: string;
+  /** The effective filename (`filename*` preferred, RFC 6266 §4.3): data, not a path. */
+  filename: string;
+  /** As {@link MultipartFile.filenameRaw}. */
+  filenameRaw: Uint8Array;
+  /** As {@link MultipartFile.filenameBasename}. */
+  filenameBasename: string;
+  /** As {@link MultipartFile.filenamePortable}: a name safe to create on any common file system. */
+  filenamePortable: string;
+  /**
+   * The part's Content-Type as a `File`'s `type`: lowercased, `''` when it holds a char outside
+   * U+0020–U+007E, `'text/plain'` when the part has none (what `Request.formData()` gives).
+   */
+  type: string;
+  /**
+   * The file's data, pulled from the body only as it is read (highWaterMark 0). Read it before
+   * asking for the next entry: the body is read past the rest then, and the stream errors.
+   * `cancel()` it to skip the file.
+   */
+  stream: ReadableStream<Uint8Array>;
+}
+
+export type FormDataEntry = FormDataField | FormDataFile;
+
+/**
+ * The entries of a multipart/form-data or application/x-www-form-urlencoded body, as they
+ * arrive: fields as strings, files as web streams with back-pressure (the body is read only as
+ * a file's stream is). Another media type, or none, throws a {@link ReqparseError} with status
+ * 415 at once; a bad boundary one with 400; a bad body rejects the read that meets it (the
+ * file's stream first, when it is in a file's data), 413 for a limit.
+ *
+ * ```ts
+ * // Hono: app.post('/upload', async (c) => { ... })
+ * for await (const entry of parseFormData(c.req.raw, { limits: { maxFileBytes: 10 << 20 } })) {
+ *   if (entry.kind === 'field') console.log(entry.name, entry.value);
+ *   else await pipeline(Readable.fromWeb(entry.stream), createWriteStream(`/uploads/${randomUUID()}`));
+ * }
+ * ```
+ */
+export declare function parseFormData(input: FormDataInput, options?: FormDataOptions): AsyncIterableIterator<FormDataEntry>;
+
+/**
+ * A file of a multipart body handed to a {@link FileUploadHandler}: File-like (`name`, `type`,
+ * `lastModified`, `stream()`, `arrayBuffer()`, `bytes()`, `text()`), with
+ * @remix-run/form-data-parser's `fieldName`, but its data is read from the body as it is asked
+ * for, once, and only until the handler's promise settles. Its size is not known before.
+ */
+export declare class FileUpload {
+  private constructor();
+  /** The part's `name`: the form field (`<input type="file" name>`). */
+  readonly fieldName: string;
+  /** The effective filename, as a `File`'s name: data, not a path. */
+  readonly name: string;
+  /** As {@link FormDataFile.type}. */
+  readonly type: string;
+  /** The time the upload was read (what a `File` made without one has). */
+  readonly lastModified: number;
+  /** The part's index in the body. */
+  readonly index: number;
+  readonly filenameRaw: Uint8Array;
+  readonly filenameBasename: string;
+  /** A name safe to create on any common file system. */
+  readonly filenamePortable: string;
+  /** The data as a web stream, pulled from the body as it is read. */
+  stream(): ReadableStream<Uint8Array>;
+  /**
+   * The data whole (bounded by `maxFileBytes`, or the part's `onPart` limit), in a buffer of
+   * its own (a `BlobPart` as it is).
+   */
+  bytes(): Promise<Uint8Array & { buffer: ArrayBuffer }>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  /** The data decoded as UTF-8. */
+  text(): Promise<string>;
+}
+
+/**
+ * What becomes of a file: its answer is the form's entry for it (a `File`, a `Blob`, a string
+ * such as where it was stored), `null` or `undefined` to leave it out. Read the upload's data
+ * before answering: what is left is read past.
+ */
+export type FileUploadHandler = (
+  upload: FileUpload,
+) => File | Blob | string | null | undefined | void | Promise<File | Blob | string | null | undefined | void>;
+
+/**
+ * A form body read to its end as a `FormData`, as `Request.formData()` answers it (fields as
+ * strings, files as `File`s) but never past its limits: the whole body at most 1 MiB by default
+ * (`limits.maxBodyBytes`), past which it rejects with a {@link ReqparseError} of status 413.
+ *
+ * With an `uploadHandler` (@remix-run/form-data-parser's `parseFormData(request, options,
+ * uploadHandler)`), each file goes to it as a {@link FileUpload} streamed from the body, its
+ * answer is the entry, and the limits are {@link parseMultipart}'s defaults (128 MiB of body).
+ *
+ * ```ts
+ * // Next.js route handler (app/upload/route.ts)
+ * export async function POST(request: Request) {
+ *   const form = await readFormData(request, { limits: { maxFiles: 4 } });
+ *   const avatar = form.get('avatar'); // a File, or null
+ *   return Response.json({ name: form.get('name'), size: avatar instanceof File ? avatar.size : 0 });
+ * }
+ * ```
+ */
+export declare function readFormData(input: FormDataInput, uploadHandler?: FileUploadHandler): Promise<FormData>;
+export declare function readFormData(
+  input: FormDataInput,
+  options?: FormDataOptions,
+  uploadHandler?: FileUploadHandler,
+): Promise<FormData>;

@@ -16,6 +16,9 @@ export const {
   parseMultipart,
   parseForm,
   decodeChunked,
+  parseFormData,
+  readFormData,
+  FileUpload,
 } = cjs;
 
 // `import rp from 'reqparse'`: the object `require('reqparse')` gives, every export on it.

@@ -46,7 +46,7 @@ async function tour(chunks: Uint8Array[], stream: AsyncIterable<Uint8Array>): Pr
     for await (const part of parseMultipart(source, { boundary: 'b' })) console.log(part.name);
   } catch (e) {
     if (e instanceof ReqparseError) {
-      const status: 400 | 413 | undefined = e.status;
+      const status: 400 | 413 | 415 | undefined = e.status;
       const part: number | undefined = e.part;
       const name: string | undefined = e.partName;
       console.log(e.kind, e.limit, e.offset, status, part, name);

@@ -962,4 +962,13 @@ function multipartEvents(source, options) {
   return multipartReader(source, options, 'busboy', MultipartEvents);
 }
 
-module.exports = { parseMultipart, parseForm, decodeChunked, multipartEvents, PART_END, MULTIPART_LIMITS };
+module.exports = {
+  parseMultipart,
+  parseForm,
+  decodeChunked,
+  multipartEvents,
+  PART_END,
+  MULTIPART_LIMITS,
+  MULTIPART_PROFILES,
+  limitsOf,
+};
