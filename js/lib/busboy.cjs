@@ -413,7 +413,11 @@ class MultipartDriver {
 
   /** Pushes data to the current file: false when it wants no more for now. */
   push(data) {
-    const file = this.file;
+    return this.pushTo(this.file, data);
+  }
+
+  /** Pushes data to `file` (the current one, or one just let go): false when it wants no more for now. */
+  pushTo(file, data) {
     if (file === null || file.destroyed) return true;
     return file.push(Buffer.from(data.buffer, data.byteOffset, data.length));
   }

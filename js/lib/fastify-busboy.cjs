@@ -11,6 +11,8 @@
 //   (lowercased) when it has no parameters, `isPartAFile(fieldname, contentType, filename)`;
 // - limits truncate past the limit (a file of exactly `fileSize` bytes is whole), a limit that
 //   is not a number throws; `partsLimit` when a part past `parts` begins; `file.bytesRead`;
+//   a file's byte at `fileSize` is pushed with the next event, so that `truncated` is always
+//   set with a piece still to read (@fastify/multipart's toBuffer looks at it piece by piece);
 // - a body cut short: 'Unexpected end of multipart data' on the Busboy, 'Part terminated early
 //   due to unexpected end of multipart data' on the file being read (as Dicer says them;
 //   @fastify/multipart reads both messages), then `finish`.
@@ -107,9 +109,15 @@ function multipart(boy, cfg) {
   let skip = true;
   let field = null;
   let size = 0;
+  // The last byte of a file that reached exactly fileSize, until the next event (see onData).
+  let held = null;
 
-  // A field is emitted when its part's stream ends, which Dicer signals when the next part
-  // begins (after that part is counted against `parts`), at the end, or on an early end.
+  // A field is emitted when its part's stream ends: Dicer pushes its end when the delimiter
+  // after it is read, and the stream's `end` follows on the next tick, so a next part whose
+  // header came in the same write is counted against `parts` first (flushed then, by onPart),
+  // and a last field is emitted before the body's epilogue and end are read (the facade's
+  // events of one write are taken within one tick, as Dicer's are), at the end, or on an early
+  // end.
   let ended = null;
   const flush = () => {
     const f = ended;
@@ -180,16 +188,28 @@ function multipart(boy, cfg) {
       size += data.length;
       if (size > fileSizeLimit) {
         const keep = fileSizeLimit - size + data.length;
-        if (keep > 0) driver.push(data.subarray(0, keep));
+        const last = keep > 0 ? data.subarray(0, keep) : null;
+        // The held byte and what fits: one piece, pushed with `truncated` set, as Dicer pushes
+        // the piece that goes over (@fastify/multipart's toBuffer checks `truncated` at each
+        // piece it reads, so a truncation without one would go unseen).
+        const piece = held === null ? last : last === null ? held : Buffer.concat([held, last]);
+        held = null;
+        if (piece !== null) driver.push(piece);
         file.truncated = true;
         file.bytesRead = fileSizeLimit;
         skip = true;
         file.emit('limit');
         return true;
       }
-      const more = driver.push(data);
       file.bytesRead = size;
-      return more;
+      if (size === fileSizeLimit && data.length > 0) {
+        // The file is exactly at its limit: whether it is whole is known only at the next
+        // event (its end, or a byte over). Its last byte waits for it, so that a truncation
+        // always comes with a piece, however the body was cut into writes.
+        held = Buffer.from(data.subarray(data.length - 1));
+        return data.length > 1 ? driver.push(data.subarray(0, data.length - 1)) : true;
+      }
+      return driver.push(data);
     }
     if (field !== null) {
       size += data.length;
@@ -206,10 +226,13 @@ function multipart(boy, cfg) {
 
   driver.onPartEnd = () => {
     if (driver.file !== null) {
+      if (held !== null) driver.push(held);
+      held = null;
       driver.endFile();
     } else if (field !== null) {
       ended = field;
       field = null;
+      process.nextTick(flush);
     }
     skip = true;
   };
@@ -227,10 +250,16 @@ function multipart(boy, cfg) {
     boy.emit('error', err);
     const file = driver.file;
     driver.file = null;
-    if (file !== null && !file.destroyed) {
-      if (err.message === END_OF_DATA) file.emit('error', new Error('Part terminated early due to unexpected end of multipart data'));
-      file.push(null);
+    if (file !== null && !file.destroyed && held !== null) driver.pushTo(file, held);
+    held = null;
+    // Emitted on the file even when the Busboy's error made its consumer destroy it
+    // (@fastify/multipart destroys the file being read with the error it is given): Dicer's
+    // part error comes synchronously after the Busboy's, so it is the one the file's reader
+    // sees, before the destroy's own. Not on a destroyed file nobody listens to any more.
+    if (file !== null && err.message === END_OF_DATA && (!file.destroyed || file.listenerCount('error') > 0)) {
+      file.emit('error', new Error('Part terminated early due to unexpected end of multipart data'));
     }
+    if (file !== null && !file.destroyed) file.push(null);
     if (field !== null && err.message === END_OF_DATA) {
       ended = field;
       field = null;
