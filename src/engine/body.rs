@@ -24,7 +24,11 @@ use super::handle::Handle;
 use super::inspector::WasmInspector;
 use crate::body::multipart::Filename;
 use crate::body::{chunked, form, multipart};
-use crate::{disposition, query};
+use crate::query;
+
+// Limits in, errors out: the WIT's types case for case.
+mod convert;
+use convert::{chunked_error, form_error, multipart_error};
 
 /// What one feed gave: the events it completed, in order, and the error that stopped the
 /// body, if any (after the events found before it; an error is final, as in the core).
@@ -129,12 +133,6 @@ impl<'a> Spans<'a> {
     }
 }
 
-/// A native limit as the WIT record takes it (saturating: a limit past `u32::MAX` is as good
-/// as none on wasm32).
-fn limit(n: usize) -> Option<u32> {
-    Some(u32::try_from(n).unwrap_or(u32::MAX))
-}
-
 // ---- chunked ----
 
 /// A chunked body decoded in the guest (`chunked-decoder`); see [`ChunkedDecoder`] for the
@@ -159,35 +157,6 @@ pub struct WasmChunkedDecoder<'i> {
     window: Window,
 }
 
-fn chunked_error(e: wit::ChunkedError) -> chunked::ChunkedError {
-    use chunked::{ChunkedErrorKind as C, ChunkedLimit as L};
-    use wit::{ChunkedErrorKind as W, ChunkedLimit as WL};
-    let kind = match e.kind {
-        W::EmptySize => C::EmptySize,
-        W::InvalidSize => C::InvalidSize,
-        W::SizeOverflow => C::SizeOverflow,
-        W::InvalidExtension => C::InvalidExtension,
-        W::BareCr => C::BareCr,
-        W::BareLf => C::BareLf,
-        W::MissingCrlf => C::MissingCrlf,
-        W::InvalidTrailer => C::InvalidTrailer,
-        W::UnexpectedEnd => C::UnexpectedEnd,
-        W::Limit(limit) => C::Limit(match limit {
-            WL::MaxSizeDigits => L::SizeDigits,
-            WL::MaxLineBytes => L::LineBytes,
-            WL::MaxExtensionBytes => L::ExtensionBytes,
-            WL::OverheadGrace => L::Overhead,
-            WL::MaxBodyBytes => L::BodyBytes,
-            WL::MaxTrailerBytes => L::TrailerBytes,
-            WL::MaxTrailerFields => L::TrailerFields,
-        }),
-    };
-    chunked::ChunkedError {
-        kind,
-        offset: e.offset,
-    }
-}
-
 impl WasmInspector {
     /// `chunked-decoder`: a chunked body decoded in this inspector's instance.
     ///
@@ -204,15 +173,7 @@ impl WasmInspector {
         &mut self,
         limits: chunked::ChunkedLimits,
     ) -> Result<WasmChunkedDecoder<'_>, EngineError> {
-        let limits = wit::ChunkedLimits {
-            max_size_digits: limit(limits.max_size_digits),
-            max_line_bytes: limit(limits.max_line_bytes),
-            max_extension_bytes: limit(limits.max_extension_bytes),
-            overhead_grace: Some(limits.overhead_grace),
-            max_body_bytes: Some(limits.max_body_bytes),
-            max_trailer_bytes: limit(limits.max_trailer_bytes),
-            max_trailer_fields: limit(limits.max_trailer_fields),
-        };
+        let limits = convert::chunked_limits(limits);
         let handle = self.call(0, |api, store| {
             api.reqparse_http_body()
                 .chunked_decoder()
@@ -340,30 +301,6 @@ pub struct WasmFormReader<'i> {
     window: Window,
 }
 
-fn form_error(e: wit::FormError) -> form::FormError {
-    use form::{FormErrorKind as C, FormLimit as L};
-    use query::QueryErrorKind as Q;
-    use wit::{FormErrorKind as W, FormLimit as WL, QueryErrorKind as WQ};
-    let kind = match e.kind {
-        W::Decode(kind) => C::Decode(match kind {
-            WQ::InvalidEscape => Q::InvalidEscape,
-            WQ::InvalidUtf8 => Q::InvalidUtf8,
-            WQ::TooManyPairs => Q::TooManyPairs,
-            WQ::TooLarge => Q::TooLarge,
-        }),
-        W::Limit(limit) => C::Limit(match limit {
-            WL::MaxPairs => L::Pairs,
-            WL::MaxNameBytes => L::NameBytes,
-            WL::MaxValueBytes => L::ValueBytes,
-            WL::MaxBodyBytes => L::BodyBytes,
-        }),
-    };
-    form::FormError {
-        kind,
-        offset: e.offset,
-    }
-}
-
 impl WasmInspector {
     /// `form-reader`: a form body read in this inspector's instance.
     ///
@@ -381,12 +318,7 @@ impl WasmInspector {
         profile: query::Profile,
         limits: form::FormLimits,
     ) -> Result<WasmFormReader<'_>, EngineError> {
-        let limits = wit::FormLimits {
-            max_pairs: limit(limits.max_pairs),
-            max_name_bytes: limit(limits.max_name_bytes),
-            max_value_bytes: limit(limits.max_value_bytes),
-            max_body_bytes: Some(limits.max_body_bytes),
-        };
+        let limits = convert::form_limits(limits);
         let handle = self.call(0, |api, store| {
             api.reqparse_http_body()
                 .form_reader()
@@ -650,72 +582,6 @@ pub struct WasmMultipartReader<'i> {
     window: Window,
 }
 
-fn multipart_error(e: wit::MultipartError) -> multipart::MultipartError {
-    use multipart::{MultipartErrorKind as C, MultipartLimit as L};
-    use wit::{MultipartErrorKind as W, MultipartLimit as WL};
-    let kind = match e.kind {
-        W::InvalidBoundary => C::InvalidBoundary,
-        W::ExpectedBoundary => C::ExpectedBoundary,
-        W::InvalidDelimiter => C::InvalidDelimiter,
-        W::BareCr => C::BareCr,
-        W::BareLf => C::BareLf,
-        W::InvalidHeader => C::InvalidHeader,
-        W::DuplicateHeader => C::DuplicateHeader,
-        W::MissingDisposition => C::MissingDisposition,
-        W::NotFormData => C::NotFormData,
-        W::MissingName => C::MissingName,
-        W::InvalidDisposition(kind) => C::InvalidDisposition(disposition_kind(kind)),
-        W::TransferEncoding => C::TransferEncoding,
-        W::AfterEnd => C::AfterEnd,
-        W::UnexpectedEnd => C::UnexpectedEnd,
-        W::Limit(limit) => C::Limit(match limit {
-            WL::MaxParts => L::Parts,
-            WL::MaxBoundaryBytes => L::BoundaryBytes,
-            WL::MaxHeaders => L::Headers,
-            WL::MaxHeaderBytes => L::HeaderBytes,
-            WL::MaxValueBytes => L::ValueBytes,
-            WL::MaxBodyBytes => L::BodyBytes,
-            WL::MaxPreambleBytes => L::PreambleBytes,
-            WL::MaxEpilogueBytes => L::EpilogueBytes,
-        }),
-        W::NotMultipart => C::NotMultipart,
-        W::MissingBoundary => C::MissingBoundary,
-        W::InvalidContentType => C::InvalidContentType,
-    };
-    multipart::MultipartError {
-        kind,
-        offset: e.offset,
-        part: None,
-    }
-}
-
-fn disposition_kind(k: wit::DispositionErrorKind) -> disposition::DispositionErrorKind {
-    use disposition::DispositionErrorKind as C;
-    use wit::DispositionErrorKind as W;
-    match k {
-        W::TooLong => C::TooLong,
-        W::TooManyParameters => C::TooManyParameters,
-        W::SectionLimit => C::SectionLimit,
-        W::MissingType => C::MissingType,
-        W::QuotedType => C::QuotedType,
-        W::TrailingSemicolon => C::TrailingSemicolon,
-        W::EmptyParameter => C::EmptyParameter,
-        W::InvalidName => C::InvalidName,
-        W::MissingEquals => C::MissingEquals,
-        W::MissingValue => C::MissingValue,
-        W::UnterminatedQuote => C::UnterminatedQuote,
-        W::InvalidQuotedChar => C::InvalidQuotedChar,
-        W::TokenWithSpace => C::TokenWithSpace,
-        W::Comma => C::Comma,
-        W::UnexpectedChar => C::UnexpectedChar,
-        W::NonAscii => C::NonAscii,
-        W::InvalidUtf8 => C::InvalidUtf8,
-        W::DuplicateParameter => C::DuplicateParameter,
-        W::InvalidSize => C::InvalidSize,
-        W::InvalidDate => C::InvalidDate,
-    }
-}
-
 impl WasmInspector {
     /// `multipart-reader.create`: a multipart body read in this inspector's instance; the
     /// boundary's error as [`MultipartReader::new`](crate::body::multipart::MultipartReader::new)
@@ -734,21 +600,8 @@ impl WasmInspector {
         profile: multipart::Profile,
         limits: multipart::MultipartLimits,
     ) -> Result<Result<WasmMultipartReader<'_>, multipart::MultipartError>, EngineError> {
-        let limits = wit::MultipartLimits {
-            max_parts: limit(limits.max_parts),
-            max_boundary_bytes: limit(limits.max_boundary_bytes),
-            max_headers: limit(limits.max_headers),
-            max_header_bytes: limit(limits.max_header_bytes),
-            max_value_bytes: Some(limits.max_value_bytes),
-            max_body_bytes: Some(limits.max_body_bytes),
-            max_preamble_bytes: limit(limits.max_preamble_bytes),
-            max_epilogue_bytes: limit(limits.max_epilogue_bytes),
-        };
-        let profile = match profile {
-            multipart::Profile::Fetch => wit::MultipartProfile::Fetch,
-            multipart::Profile::Strict => wit::MultipartProfile::Strict,
-            multipart::Profile::Lenient => wit::MultipartProfile::Lenient,
-        };
+        let limits = convert::multipart_limits(limits);
+        let profile = convert::multipart_profile(profile);
         let made = self.call(boundary.len(), |api, store| {
             api.reqparse_http_body()
                 .multipart_reader()
