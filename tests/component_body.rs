@@ -3,7 +3,9 @@
 //! every case of `tests/vectors/{chunked,form,multipart}.json` fed to the guest's resources
 //! whole, split in two at every point and one byte at a time. Each outcome must equal the
 //! native reader's for the same reads and the vector's expectation; the guest may hold only
-//! what the core's contract lets a caller hold. Then the guards: the input cap per feed, and
+//! what the core's contract lets a caller hold. Multipart cases run through `feed` and through
+//! `feed-to-part`, which stops at each part so that a case's `decisions` (`limit-part`,
+//! `skip-part`) are made where a native caller makes them. Then the guards: the input cap per feed, and
 //! guest memory that a long body fed in reads does not grow.
 
 mod support;
@@ -14,6 +16,7 @@ use reqparse::body::form::FormLimits;
 use reqparse::body::multipart::{MultipartLimits, Profile};
 use reqparse::engine::{EngineErrorKind, Limits, WasmInspector, WasmMultipartEvent};
 use reqparse::query;
+use support::body::multipart::Decision;
 use support::body::{self, chunked, form, multipart};
 use support::component::{engine_with, inspector};
 use support::vectors;
@@ -74,14 +77,27 @@ fn wasm_form(
     panic!("no end after the last read");
 }
 
-/// The multipart reader's outcome through the component.
+/// How the component's multipart reader is fed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Feeding {
+    /// `feed`: every event a read completes.
+    Whole,
+    /// `feed-to-part`: up to each part, where `decisions` are applied (then on with no bytes).
+    ToPart,
+}
+
+/// The multipart reader's outcome through the component; `decisions` need
+/// [`Feeding::ToPart`].
 fn wasm_multipart(
     inspector: &mut WasmInspector,
     reads: &[&[u8]],
     boundary: &[u8],
     profile: Profile,
     limits: MultipartLimits,
+    feeding: Feeding,
+    decisions: &[(usize, Decision)],
 ) -> multipart::Outcome {
+    assert!(feeding == Feeding::ToPart || decisions.is_empty());
     let mut out = multipart::Outcome::default();
     let made = inspector.multipart_reader(boundary, profile, limits);
     let mut reader = match made.expect("a call") {
@@ -94,34 +110,57 @@ fn wasm_multipart(
     let mut in_data = false;
     for (i, read) in reads.iter().enumerate() {
         let eof = i + 1 == reads.len();
-        let fed = reader.feed(read, eof).expect("a feed");
-        let mut end = false;
-        for event in fed.events {
-            match event {
-                WasmMultipartEvent::Part(p) => {
-                    in_data = true;
-                    let filename = p.filename();
-                    out.part(
-                        p.name(),
-                        filename.as_ref().map(|f| f.as_str()),
-                        p.content_type(),
-                    );
+        let mut bytes: &[u8] = read;
+        // Paused at a part: on with what the guest holds, once its decision is made.
+        loop {
+            let fed = match feeding {
+                Feeding::Whole => reader.feed(bytes, eof),
+                Feeding::ToPart => reader.feed_to_part(bytes, eof),
+            };
+            let fed = fed.expect("a feed");
+            let (mut end, mut decision) = (false, None);
+            let paused = feeding == Feeding::ToPart
+                && matches!(fed.events.last(), Some(WasmMultipartEvent::Part(_)));
+            for event in fed.events {
+                match event {
+                    WasmMultipartEvent::Part(p) => {
+                        in_data = true;
+                        let filename = p.filename();
+                        out.part(
+                            p.name(),
+                            filename.as_ref().map(|f| f.as_str()),
+                            p.content_type(),
+                        );
+                        decision = decisions.iter().find(|(i, _)| *i == p.index());
+                    }
+                    WasmMultipartEvent::Data(d) => {
+                        assert!(in_data, "data outside a part");
+                        out.data(d);
+                    }
+                    WasmMultipartEvent::PartEnd => in_data = false,
+                    WasmMultipartEvent::End => end = true,
                 }
-                WasmMultipartEvent::Data(d) => {
-                    assert!(in_data, "data outside a part");
-                    out.data(d);
-                }
-                WasmMultipartEvent::PartEnd => in_data = false,
-                WasmMultipartEvent::End => end = true,
             }
-        }
-        if let Some(e) = fed.error {
-            out.fail(e);
-            return out;
-        }
-        if end {
-            assert!(eof, "End before the end of the input");
-            return out;
+            if let Some(e) = fed.error {
+                out.fail(e);
+                return out;
+            }
+            if end {
+                assert!(eof, "End before the end of the input");
+                return out;
+            }
+            if let Some((index, decision)) = decision {
+                assert!(paused, "part {index}'s data was read before its decision");
+                let applied = match decision {
+                    Decision::Skip => reader.skip_part(),
+                    Decision::Limit(n) => reader.limit_part(*n),
+                };
+                assert!(applied.expect("a call"), "part {index}: no decision taken");
+            }
+            if !paused {
+                break;
+            }
+            bytes = b"";
         }
         let held = reader.held();
         let cap = multipart::held_at_most(boundary, limits, in_data);
@@ -201,6 +240,20 @@ fn form_vectors_through_the_component() {
     });
 }
 
+/// The native reader's outcome for the same reads and decisions, without the MIME types the
+/// component's part does not carry.
+fn native_multipart(
+    reads: &[&[u8]],
+    boundary: &[u8],
+    profile: Profile,
+    limits: MultipartLimits,
+    decisions: &[(usize, Decision)],
+) -> multipart::Outcome {
+    let mut out = multipart::decode_case(reads, boundary, profile, limits, decisions);
+    out.mime_types.clear();
+    out
+}
+
 #[test]
 fn multipart_vectors_through_the_component() {
     let mut inspector = inspector();
@@ -209,21 +262,43 @@ fn multipart_vectors_through_the_component() {
         let boundary = vectors::required(case, "boundary").as_bytes();
         let input = vectors::input_bytes(case);
         let limits = multipart::limits(case);
+        let decisions = multipart::decisions(case);
         let want = multipart::expected(case);
+        let want_part = multipart::expected_error_part(case);
+        // A case with decisions needs the pause at each part; the others run both ways.
+        let feedings = if decisions.is_empty() {
+            &[Feeding::Whole, Feeding::ToPart][..]
+        } else {
+            &[Feeding::ToPart][..]
+        };
         for profile in multipart::profiles(case) {
-            check_splits(
-                failures,
-                &format!("{source} [{profile}]"),
-                &input,
-                |reads| {
-                    let wasm = wasm_multipart(&mut inspector, reads, boundary, profile, limits);
-                    (wasm, multipart::decode(reads, boundary, profile, limits))
-                },
-                |got| match got.shape() {
-                    shape if shape == want => Ok(()),
-                    shape => Err(format!("got {shape} want {want}")),
-                },
-            );
+            for &feeding in feedings {
+                check_splits(
+                    failures,
+                    &format!("{source} [{profile}, {feeding:?}]"),
+                    &input,
+                    |reads| {
+                        let wasm = wasm_multipart(
+                            &mut inspector,
+                            reads,
+                            boundary,
+                            profile,
+                            limits,
+                            feeding,
+                            &decisions,
+                        );
+                        let native = native_multipart(reads, boundary, profile, limits, &decisions);
+                        (wasm, native)
+                    },
+                    |got| match (got.shape(), want_part) {
+                        (shape, _) if shape != want => Err(format!("got {shape} want {want}")),
+                        (_, Some(part)) if got.error_part != part => {
+                            Err(format!("error in part {:?} want {part:?}", got.error_part))
+                        }
+                        _ => Ok(()),
+                    },
+                );
+            }
         }
     });
 }
@@ -373,10 +448,15 @@ proptest! {
         let boundary = vectors::required(case, "boundary").as_bytes();
         let input = changed(vectors::input_bytes(case), change);
         let (reads, limits) = (body::cut(&input, &cuts), multipart::limits(case));
+        let decisions = multipart::decisions(case);
         for profile in Profile::ALL {
             prop_assert_eq!(
-                wasm_multipart(&mut inspector, &reads, boundary, profile, limits),
+                wasm_multipart(&mut inspector, &reads, boundary, profile, limits, Feeding::Whole, &[]),
                 multipart::decode(&reads, boundary, profile, limits)
+            );
+            prop_assert_eq!(
+                wasm_multipart(&mut inspector, &reads, boundary, profile, limits, Feeding::ToPart, &decisions),
+                native_multipart(&reads, boundary, profile, limits, &decisions)
             );
         }
     }

@@ -655,10 +655,54 @@ impl WasmMultipartReader<'_> {
         bytes: &'a [u8],
         eof: bool,
     ) -> Result<Fed<WasmMultipartEvent<'a>, multipart::MultipartError>, EngineError> {
+        self.read(bytes, eof, false)
+    }
+
+    /// [`feed`](Self::feed) that stops right after a [`WasmMultipartEvent::Part`] (`feed-to-part`),
+    /// which is then the last event, so that the part can be decided about
+    /// ([`limit_part`](Self::limit_part), [`skip_part`](Self::skip_part)) before any of its
+    /// data is read, as after a native [`MultipartEvent::Part`](crate::body::multipart::MultipartEvent::Part).
+    /// The rest of the read is held (in the guest, and copied here): feed on with the next
+    /// read, or with no bytes (and the same `eof`) when there is none. A feed whose last event
+    /// is another one stopped where `feed` stops.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::engine::WasmMultipartEvent;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n\
+    ///     --b\r\nContent-Disposition: form-data; name=b\r\n\r\n2\r\n--b--";
+    /// let fed = reader.feed_to_part(body, true)?;
+    /// assert!(matches!(&fed.events[..], [WasmMultipartEvent::Part(p)] if p.name() == "a"));
+    /// assert_eq!(reader.held(), 58); // the rest of the body
+    /// // Nothing new to read: on with what is held, to the next part.
+    /// let fed = reader.feed_to_part(b"", true)?;
+    /// assert_eq!(fed.events[..2], [WasmMultipartEvent::Data(b"1"), WasmMultipartEvent::PartEnd]);
+    /// assert!(matches!(&fed.events[2], WasmMultipartEvent::Part(p) if p.name() == "b"));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn feed_to_part<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        eof: bool,
+    ) -> Result<Fed<WasmMultipartEvent<'a>, multipart::MultipartError>, EngineError> {
+        self.read(bytes, eof, true)
+    }
+
+    /// `feed` or, `to_part`, `feed-to-part`.
+    fn read<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        eof: bool,
+        to_part: bool,
+    ) -> Result<Fed<WasmMultipartEvent<'a>, multipart::MultipartError>, EngineError> {
         let fed = self.handle.call(bytes.len(), |api, store, h| {
-            api.reqparse_http_body()
-                .multipart_reader()
-                .call_feed(store, h, bytes, eof)
+            let reader = api.reqparse_http_body().multipart_reader();
+            if to_part {
+                reader.call_feed_to_part(store, h, bytes, eof)
+            } else {
+                reader.call_feed(store, h, bytes, eof)
+            }
         })?;
         let ended =
             fed.error.is_some() || matches!(fed.events.last(), Some(wit::MultipartEvent::End));
@@ -689,6 +733,75 @@ impl WasmMultipartReader<'_> {
         Ok(Fed {
             events,
             error: fed.error.map(multipart_error),
+        })
+    }
+
+    /// Sets the current part's data limit (`limit-part`,
+    /// [`MultipartReader::limit_part`](crate::body::multipart::MultipartReader::limit_part)):
+    /// in place of `max_file_bytes` or `max_value_bytes`, lower or higher; data past it is
+    /// refused as [`MultipartLimit::PartBytes`](crate::body::multipart::MultipartLimit::PartBytes).
+    /// `Ok(false)`, and no change, outside a part (before its [`WasmMultipartEvent::Part`],
+    /// after its [`WasmMultipartEvent::PartEnd`]) and after an error. Read to the part with
+    /// [`feed_to_part`](Self::feed_to_part) to set it before any of its data is read.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit};
+    /// use reqparse::engine::WasmMultipartEvent;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// assert!(!reader.limit_part(8)?); // no part yet
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=avatar; filename=a.png\r\n\r\n\
+    ///     0123456789\r\n--b--";
+    /// let fed = reader.feed_to_part(body, true)?;
+    /// let avatar = matches!(&fed.events[..], [WasmMultipartEvent::Part(p)] if p.name() == "avatar");
+    /// if avatar {
+    ///     assert!(reader.limit_part(8)?); // avatars are small: 8 bytes here
+    /// }
+    /// let err = reader.feed(b"", true)?.error.unwrap();
+    /// assert_eq!(err.kind, MultipartErrorKind::Limit(MultipartLimit::PartBytes));
+    /// assert_eq!((err.offset, err.part), (76, Some(0))); // data from 68: its 9th byte
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn limit_part(&mut self, max_bytes: u64) -> Result<bool, EngineError> {
+        self.handle.call(0, |api, store, h| {
+            api.reqparse_http_body()
+                .multipart_reader()
+                .call_limit_part(store, h, max_bytes)
+        })
+    }
+
+    /// Skips the current part's data (`skip-part`,
+    /// [`MultipartReader::skip_part`](crate::body::multipart::MultipartReader::skip_part)): it
+    /// is read past without [`WasmMultipartEvent::Data`] events (its
+    /// [`WasmMultipartEvent::PartEnd`] comes as usual), and the body is read on. `Ok(false)`,
+    /// and no change, where [`limit_part`](Self::limit_part) answers it.
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// use reqparse::engine::WasmMultipartEvent;
+    /// let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=junk; filename=x.exe\r\n\r\n\
+    ///     MZ...\r\n--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b--";
+    /// let fed = reader.feed_to_part(body, true)?;
+    /// let exe = matches!(&fed.events[..],
+    ///     [WasmMultipartEvent::Part(p)] if p.filename().is_some_and(|f| f.as_str().ends_with(".exe")));
+    /// if exe {
+    ///     assert!(reader.skip_part()?);
+    /// }
+    /// let fed = reader.feed(b"", true)?;
+    /// let data: Vec<&[u8]> = fed.events.iter().filter_map(|e| match e {
+    ///     WasmMultipartEvent::Data(d) => Some(*d),
+    ///     _ => None,
+    /// }).collect();
+    /// assert_eq!(data, [b"1"]); // none of the skipped part's
+    /// assert_eq!(fed.events.last(), Some(&WasmMultipartEvent::End));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn skip_part(&mut self) -> Result<bool, EngineError> {
+        self.handle.call(0, |api, store, h| {
+            api.reqparse_http_body()
+                .multipart_reader()
+                .call_skip_part(store, h)
         })
     }
 

@@ -95,6 +95,12 @@ pub(super) fn multipart_limits(limits: multipart::MultipartLimits) -> wit::Multi
         max_body_bytes: Some(limits.max_body_bytes),
         max_preamble_bytes: limit(limits.max_preamble_bytes),
         max_epilogue_bytes: limit(limits.max_epilogue_bytes),
+        max_files: limit(limits.max_files),
+        max_fields: limit(limits.max_fields),
+        max_file_bytes: Some(limits.max_file_bytes),
+        max_text_bytes: Some(limits.max_text_bytes),
+        max_name_bytes: limit(limits.max_name_bytes),
+        max_filename_bytes: limit(limits.max_filename_bytes),
     }
 }
 
@@ -133,6 +139,13 @@ pub(super) fn multipart_error(e: wit::MultipartError) -> multipart::MultipartErr
             WL::MaxBodyBytes => L::BodyBytes,
             WL::MaxPreambleBytes => L::PreambleBytes,
             WL::MaxEpilogueBytes => L::EpilogueBytes,
+            WL::MaxFiles => L::Files,
+            WL::MaxFields => L::Fields,
+            WL::MaxFileBytes => L::FileBytes,
+            WL::MaxTextBytes => L::TextBytes,
+            WL::MaxNameBytes => L::NameBytes,
+            WL::MaxFilenameBytes => L::FilenameBytes,
+            WL::MaxPartBytes => L::PartBytes,
         }),
         W::NotMultipart => C::NotMultipart,
         W::MissingBoundary => C::MissingBoundary,
@@ -141,7 +154,8 @@ pub(super) fn multipart_error(e: wit::MultipartError) -> multipart::MultipartErr
     multipart::MultipartError {
         kind,
         offset: e.offset,
-        part: None,
+        // A part's index is a `usize` in the guest too (wasm32: never past `u32::MAX`).
+        part: e.part.map(|p| p as usize),
     }
 }
 

@@ -52,6 +52,7 @@ fn or<T: TryFrom<u32>>(given: Option<u32>, default: T) -> T {
 }
 
 /// What one step of a reader found.
+#[derive(Clone, Copy)]
 enum Found {
     /// An event (converted and kept by the step).
     Event,
@@ -59,6 +60,9 @@ enum Found {
     End,
     /// Nothing: the reader needs more input.
     More,
+    /// An event after which the feed stops, holding the rest of the window (a multipart
+    /// `part` in `feed-to-part`).
+    Pause,
 }
 
 /// A core reader with its window and its final error: what each resource holds.
@@ -82,7 +86,7 @@ impl<C, E: Copy> Reader<C, E> {
 
     /// One feed: after an error (final, as in the core) the same error again; otherwise
     /// `step(core, window, at)` is run from the start of the window until it needs more
-    /// input, ends or fails. `step` decodes from `at`, keeps the event it converted, and
+    /// input, ends, fails or pauses. `step` decodes from `at`, keeps the event it converted, and
     /// answers the bytes it consumed. Returns the bytes of the window not consumed and the
     /// error.
     fn feed(
@@ -105,7 +109,7 @@ impl<C, E: Copy> Reader<C, E> {
                         match found {
                             Found::Event => {}
                             Found::End => break (false, None),
-                            Found::More => break (true, None),
+                            Found::More | Found::Pause => break (true, None),
                         }
                     }
                 }
@@ -315,6 +319,13 @@ fn multipart_limit(l: multipart::MultipartLimit) -> wit::MultipartLimit {
         C::BodyBytes => W::MaxBodyBytes,
         C::PreambleBytes => W::MaxPreambleBytes,
         C::EpilogueBytes => W::MaxEpilogueBytes,
+        C::Files => W::MaxFiles,
+        C::Fields => W::MaxFields,
+        C::FileBytes => W::MaxFileBytes,
+        C::TextBytes => W::MaxTextBytes,
+        C::NameBytes => W::MaxNameBytes,
+        C::FilenameBytes => W::MaxFilenameBytes,
+        C::PartBytes => W::MaxPartBytes,
     }
 }
 
@@ -372,6 +383,7 @@ fn multipart_error(e: multipart::MultipartError) -> wit::MultipartError {
         kind,
         offset: e.offset,
         message: alloc::string::ToString::to_string(&e),
+        part: e.part.map(count),
     }
 }
 
@@ -406,6 +418,12 @@ impl wit::GuestMultipartReader for MultipartReader {
             max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
             max_preamble_bytes: or(limits.max_preamble_bytes, d.max_preamble_bytes),
             max_epilogue_bytes: or(limits.max_epilogue_bytes, d.max_epilogue_bytes),
+            max_files: or(limits.max_files, d.max_files),
+            max_fields: or(limits.max_fields, d.max_fields),
+            max_file_bytes: limits.max_file_bytes.unwrap_or(d.max_file_bytes),
+            max_text_bytes: limits.max_text_bytes.unwrap_or(d.max_text_bytes),
+            max_name_bytes: or(limits.max_name_bytes, d.max_name_bytes),
+            max_filename_bytes: or(limits.max_filename_bytes, d.max_filename_bytes),
         };
         let profile = match profile {
             wit::MultipartProfile::Fetch => multipart::Profile::Fetch,
@@ -420,13 +438,35 @@ impl wit::GuestMultipartReader for MultipartReader {
     }
 
     fn feed(&self, bytes: Vec<u8>, eof: bool) -> wit::MultipartFed {
+        self.read(bytes, eof, Found::Event)
+    }
+
+    fn feed_to_part(&self, bytes: Vec<u8>, eof: bool) -> wit::MultipartFed {
+        self.read(bytes, eof, Found::Pause)
+    }
+
+    fn limit_part(&self, max_bytes: u64) -> bool {
+        let mut this = self.0.borrow_mut();
+        this.failed.is_none() && this.core.limit_part(max_bytes)
+    }
+
+    fn skip_part(&self) -> bool {
+        let mut this = self.0.borrow_mut();
+        this.failed.is_none() && this.core.skip_part()
+    }
+}
+
+impl MultipartReader {
+    /// `feed` and `feed-to-part`: `at_part` is what a `part` event does to the feed (goes on,
+    /// or pauses it).
+    fn read(&self, bytes: Vec<u8>, eof: bool, at_part: Found) -> wit::MultipartFed {
         use multipart::MultipartEvent as C;
         use wit::MultipartEvent as W;
         let (mut events, mut decoded) = (Vec::new(), Vec::new());
         let (held, error) = self.0.borrow_mut().feed(bytes, |core, input, at| {
             let step = core.decode(from(input, at), eof)?;
             let (event, found) = match step.event {
-                Some(C::Part(p)) => (W::Part(part(input, &mut decoded, &p)), Found::Event),
+                Some(C::Part(p)) => (W::Part(part(input, &mut decoded, &p)), at_part),
                 Some(C::Data(d)) => (W::Data(span(input, d)), Found::Event),
                 Some(C::PartEnd) => (W::PartEnd, Found::Event),
                 Some(C::End) => (W::End, Found::End),
