@@ -28,8 +28,9 @@ export function attempt(call) {
 }
 
 // A multipart/form-data body fed read by read. `feed` returns the read's events:
-// { tag: 'part', name, filename, contentType }, { tag: 'data', bytes }, { tag: 'part-end' },
-// { tag: 'end' }; a multipart-error throws (`error` and the `events` found before it).
+// { tag: 'part', name, filename, contentType, index }, { tag: 'data', bytes }, { tag: 'part-end' },
+// { tag: 'end' }; a multipart-error throws (`error` and the `events` found before it). With
+// `decide`, it decides about each part before its data is read.
 export class MultipartStream {
   constructor(boundary, profile = 'fetch', limits = {}) {
     // limits: { maxParts: 10, ... }; an absent field is the crate's default.
@@ -37,11 +38,34 @@ export class MultipartStream {
     this.held = new Uint8Array(0); // what the guest kept from the last feed: the next window's head
   }
 
-  feed(read, eof = false) {
+  // The events `read` completes. `decide(stream, partEvent)`, when given, is called at each part
+  // before any of its data is read, and may call limitPart or skipPart: the reads go through
+  // `feed-to-part`, which stops right after a part event, and on (with no new bytes) once it
+  // is decided.
+  feed(read, eof = false, decide = undefined) {
+    if (!decide) return this.#feed(read, eof, false);
+    const events = [];
+    for (;;) {
+      let fed;
+      try {
+        fed = this.#feed(read, eof, true);
+      } catch (e) {
+        if (e.events) e.events = [...events, ...e.events];
+        throw e;
+      }
+      events.push(...fed);
+      if (fed.at(-1)?.tag !== 'part') return events; // stopped where `feed` stops
+      decide(this, fed.at(-1));
+      read = new Uint8Array(0); // on with what the guest holds
+    }
+  }
+
+  // One call: `feed`, or with `toPart` `feed-to-part`.
+  #feed(read, eof, toPart) {
     const window = new Uint8Array(this.held.length + read.length); // every span indexes it
     window.set(this.held);
     window.set(read, this.held.length);
-    const fed = this.reader.feed(read, eof);
+    const fed = toPart ? this.reader.feedToPart(read, eof) : this.reader.feed(read, eof);
     const over = fed.error || fed.events.at(-1)?.tag === 'end'; // then nothing is held
     this.held = over ? new Uint8Array(0) : window.slice(window.length - fed.held);
     const raw = (span) => window.subarray(span.start, span.start + span.len);
@@ -50,9 +74,9 @@ export class MultipartStream {
       : fed.decoded.subarray(t.val.start, t.val.start + t.val.len));
     const events = fed.events.map(({ tag, val }) => {
       if (tag === 'part') {
-        const { name, filename, contentType } = val;
+        const { name, filename, contentType, index } = val;
         return { tag, name: str(name), filename: filename && str(filename.effective),
-          contentType: contentType && raw(contentType) };
+          contentType: contentType && raw(contentType), index };
       }
       return tag === 'data' ? { tag, bytes: raw(val) } : { tag };
     });
@@ -60,6 +84,18 @@ export class MultipartStream {
       throw Object.assign(new Error(fed.error.message), { error: fed.error, events });
     }
     return events;
+  }
+
+  // The current part's data limit, in place of maxFileBytes or maxValueBytes (`limit-part`):
+  // false, and no change, outside a part.
+  limitPart(maxBytes) {
+    return this.reader.limitPart(BigInt(maxBytes)); // u64: a BigInt, or a number
+  }
+
+  // Reads past the current part's data without data events (`skip-part`): false, and no
+  // change, outside a part.
+  skipPart() {
+    return this.reader.skipPart();
   }
 
   close() {
@@ -89,6 +125,22 @@ function main() {
     }
   }
   stream.close();
+
+  // A decision per part, made before its data is read: files of at most 4 bytes, and fields
+  // named "note" dropped unread.
+  const decide = (s, part) => {
+    if (part.filename !== undefined) s.limitPart(4);
+    else if (part.name === 'note') s.skipPart();
+  };
+  const deciding = new MultipartStream('XyZ');
+  try {
+    deciding.feed(data, true, decide);
+  } catch (e) { // "file body" is 9 bytes
+    if (!e.error) throw e;
+    console.log(e.events.filter((ev) => ev.tag !== 'part-end').map((ev) => ev.name ?? ev.tag),
+      e.error.kind.val, e.error.part);
+  }
+  deciding.close();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) main();

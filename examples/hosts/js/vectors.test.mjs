@@ -94,31 +94,45 @@ test('disposition.json: parse', () => {
   })));
 });
 
-// A multipart-error as the vectors write it: { kind, offset }.
-function errorShape(e) {
+// A multipart-error as the vectors write it: { kind, offset }, and `part` (the index of the
+// part the error is in, or null) when the case has an expect_error_part.
+function errorShape(e, c) {
   let kind = e.kind.tag;
   if (kind === 'limit') kind += `:${e.kind.val.replaceAll('-', '_')}`; // "limit:max_parts"
-  return { error: { kind, offset: Number(e.offset) } }; // u64: a BigInt
+  const shape = { error: { kind, offset: Number(e.offset) } }; // u64: a BigInt
+  if ('expect_error_part' in c) shape.part = e.part ?? null; // option<u32>: undefined for none
+  return shape;
 }
 
-function multipart(c, profile, reads) {
+// `deciding`: fed through feed-to-part, making the case's `decisions` ({ "<part index>": "skip" |
+// { limit: n } }) at each part before its data is read.
+function multipart(c, profile, reads, deciding) {
   // { max_parts: 2 } -> { maxParts: 2 }
   const limits = Object.fromEntries(Object.entries(c.limits ?? {})
     .map(([k, v]) => [k.replace(/_(.)/g, (_, ch) => ch.toUpperCase()), v]));
+  const decisions = c.decisions ?? {};
+  const refused = [];
+  const decide = (stream, part) => {
+    const d = decisions[part.index];
+    if (d === undefined) return;
+    if (!(d === 'skip' ? stream.skipPart() : stream.limitPart(d.limit))) refused.push(part.index);
+  };
   const made = attempt(() => new MultipartStream(c.boundary, profile, limits));
-  if (made.err) return errorShape(made.err);
+  if (made.err) return errorShape(made.err, c);
   const stream = made.ok;
   const parts = [];
   try {
     for (const [i, read] of reads.entries()) {
-      for (const event of stream.feed(read, i + 1 === reads.length)) {
+      const eof = i + 1 === reads.length;
+      for (const event of stream.feed(read, eof, deciding ? decide : undefined)) {
         if (event.tag === 'part') {
           parts.push({ name: event.name, filename: event.filename ?? null,
             content_type: event.contentType ? lossy.decode(event.contentType) : null, data: [] });
         } else if (event.tag === 'data') {
           parts.at(-1).data.push(event.bytes.slice());
         } else if (event.tag === 'end') {
-          if (i + 1 !== reads.length) return { error: 'end before the end of the input' };
+          if (!eof) return { error: 'end before the end of the input' };
+          if (refused.length) return { error: `no decision taken in parts ${refused}` };
           for (const p of parts) p.data = lossy.decode(Buffer.concat(p.data));
           return { parts };
         }
@@ -127,7 +141,8 @@ function multipart(c, profile, reads) {
     return { error: 'no end after the last read' };
   } catch (e) {
     if (!e.error) throw e;
-    return errorShape(e.error);
+    if (refused.length) return { error: `no decision taken in parts ${refused}` };
+    return errorShape(e.error, c);
   } finally {
     stream.close();
   }
@@ -146,13 +161,19 @@ function* splits(data) {
 test('multipart.json: streamed through multipart-reader, whole, split anywhere, byte by byte', () => {
   run('multipart.json', (c) => {
     const want = c.expect_error ? { error: c.expect_error } : { parts: c.expect };
+    if (c.expect_error && 'expect_error_part' in c) want.part = c.expect_error_part;
+    // A case with decisions needs feed-to-part; the others run through both feeds.
+    const feeds = c.decisions ? [true] : [false, true];
     for (const profile of c.profiles ?? ['fetch']) {
-      for (const [label, reads] of splits(headerBytes(c))) {
-        const got = multipart(c, PROFILES[profile], reads);
-        try {
-          assert.deepEqual(got, want);
-        } catch {
-          return `[${profile}] ${label}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
+      for (const deciding of feeds) {
+        for (const [label, reads] of splits(headerBytes(c))) {
+          const got = multipart(c, PROFILES[profile], reads, deciding);
+          try {
+            assert.deepEqual(got, want);
+          } catch {
+            const feed = deciding ? 'feed-to-part' : 'feed';
+            return `[${profile}, ${feed}] ${label}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
+          }
         }
       }
     }

@@ -49,7 +49,8 @@ def record(fields):
 
 MULTIPART_LIMITS = ["max-parts", "max-boundary-bytes", "max-headers", "max-header-bytes",
                     "max-value-bytes", "max-body-bytes", "max-preamble-bytes",
-                    "max-epilogue-bytes"]
+                    "max-epilogue-bytes", "max-files", "max-fields", "max-file-bytes",
+                    "max-text-bytes", "max-name-bytes", "max-filename-bytes"]
 
 
 class Reqparse:
@@ -88,20 +89,46 @@ class BodyError(ComponentError):
 
 class MultipartStream:
     """A multipart/form-data body fed read by read. `feed` returns the read's events as tuples:
-    ("part", name, filename or None, content_type bytes or None), ("data", bytes), ("part-end",),
-    ("end",)."""
+    ("part", name, filename or None, content_type bytes or None, index), ("data", bytes),
+    ("part-end",), ("end",); with `decide`, it decides about each part before its data."""
 
     def __init__(self, rp, boundary: bytes, profile="fetch", limits=None):
         fields = dict.fromkeys(MULTIPART_LIMITS)  # None: the crate's default
         fields.update(limits or {})  # e.g. {"max-parts": 10}
         create = rp.func("body", "[static]multipart-reader.create")
         self.reader = unwrap(create(rp.store, boundary, profile, record(fields)))
-        self._feed, self.store = rp.func("body", "[method]multipart-reader.feed"), rp.store
+        self.store = rp.store
+        self._feed_whole = rp.func("body", "[method]multipart-reader.feed")
+        self._feed_to_part = rp.func("body", "[method]multipart-reader.feed-to-part")
+        self._limit_part = rp.func("body", "[method]multipart-reader.limit-part")
+        self._skip_part = rp.func("body", "[method]multipart-reader.skip-part")
         self.held = b""  # the bytes the guest kept from the last feed: the next window's head
 
-    def feed(self, read: bytes, eof=False):
+    def feed(self, read: bytes, eof=False, decide=None):
+        """The events `read` completes. `decide(stream, part_event)`, when given, is called at
+        each part before any of its data is read, and may call `limit_part` or `skip_part`:
+        the reads go through `feed-to-part`, which stops right after a part event, and on
+        (with no new bytes) once it is decided."""
+        if decide is None:
+            return self._feed(read, eof, False)
+        events = []
+        while True:
+            try:
+                fed = self._feed(read, eof, True)
+            except BodyError as e:
+                e.events = events + e.events
+                raise
+            events += fed
+            if not fed or fed[-1][0] != "part":  # stopped where `feed` stops
+                return events
+            decide(self, fed[-1])
+            read = b""  # on with what the guest holds
+
+    def _feed(self, read, eof, to_part):
+        """One call: `feed`, or with `to_part` `feed-to-part`."""
         window = self.held + read  # every span of this feed indexes the window
-        fed = self._feed(self.store, self.reader, read, eof)
+        feed = self._feed_to_part if to_part else self._feed_whole
+        fed = feed(self.store, self.reader, read, eof)
         over = fed.error is not None or (fed.events and fed.events[-1].tag == "end")
         self.held = window[len(window) - fed.held:] if fed.held and not over else b""
 
@@ -118,7 +145,8 @@ class MultipartStream:
                 p = event.payload
                 ct = getattr(p, "content-type")
                 filename = text(p.filename.effective) if p.filename else None
-                events.append(("part", text(p.name), filename, raw(ct) if ct else None))
+                events.append(("part", text(p.name), filename, raw(ct) if ct else None,
+                               p.index))
             elif event.tag == "data":
                 events.append(("data", raw(event.payload)))
             else:
@@ -126,6 +154,16 @@ class MultipartStream:
         if fed.error is not None:  # final: every later feed answers it again
             raise BodyError(fed.error, events)
         return events
+
+    def limit_part(self, max_bytes: int) -> bool:
+        """The current part's data limit, in place of max-file-bytes or max-value-bytes
+        (`limit-part`): False, and no change, outside a part."""
+        return self._limit_part(self.store, self.reader, max_bytes)
+
+    def skip_part(self) -> bool:
+        """Reads past the current part's data without data events (`skip-part`): False, and
+        no change, outside a part."""
+        return self._skip_part(self.store, self.reader)
 
     def close(self):
         self.reader.drop(self.store)  # frees the reader in the guest
@@ -152,6 +190,22 @@ def main():
     for i, read in enumerate(reads):
         for event in stream.feed(read, eof=i + 1 == len(reads)):
             print(event)
+    stream.close()
+
+    # A decision per part, made before its data is read: files of at most 4 bytes, and
+    # fields named "note" dropped unread.
+    def decide(stream, part):
+        _, name, filename, _content_type, _index = part
+        if filename is not None:
+            stream.limit_part(4)
+        elif name == "note":
+            stream.skip_part()
+
+    stream = MultipartStream(rp, b"XyZ")
+    try:
+        stream.feed(body, eof=True, decide=decide)
+    except BodyError as e:  # "file body" is 9 bytes
+        print([ev for ev in e.events if ev[0] != "part-end"], e.error.kind.payload, e.error.part)
     stream.close()
 
 

@@ -102,33 +102,56 @@ def disposition_case(rp, case):
     return [compare(case, answer(parse))]
 
 
-def error_shape(e):
-    """A multipart-error as the vectors write it: {"kind", "offset"}."""
+def error_shape(e, case):
+    """A multipart-error as the vectors write it: {"kind", "offset"}, and "part" (the index of
+    the part the error is in, or None) when the case has an `expect_error_part`."""
     kind = e.kind.tag
     if kind == "limit":  # limit(multipart-limit): "limit:max_parts"
         kind += ":" + e.kind.payload.replace("-", "_")
-    return {"error": {"kind": kind, "offset": e.offset}}
+    shape = {"error": {"kind": kind, "offset": e.offset}}
+    if "expect_error_part" in case:
+        shape["part"] = e.part
+    return shape
 
 
-def multipart_outcome(rp, case, profile, reads):
+def multipart_outcome(rp, case, profile, reads, deciding):
+    """`deciding`: fed through `feed-to-part`, making the case's `decisions` ({"<part index>":
+    "skip" | {"limit": n}}) at each part before its data is read."""
     limits = {k.replace("_", "-"): v for k, v in case.get("limits", {}).items()}
+    decisions, refused = case.get("decisions", {}), []
+
+    def decide(stream, part):
+        index = part[4]
+        decision = decisions.get(str(index))
+        if decision == "skip":
+            taken = stream.skip_part()
+        elif decision is not None:
+            taken = stream.limit_part(decision["limit"])
+        else:
+            return
+        if not taken:
+            refused.append(index)
+
     try:
         stream = MultipartStream(rp, case["boundary"].encode(), profile, limits)
     except ComponentError as e:
-        return error_shape(e.error)
+        return error_shape(e.error, case)
     parts = []
     try:
         for i, read in enumerate(reads):
-            for event in stream.feed(read, eof=i + 1 == len(reads)):
+            eof = i + 1 == len(reads)
+            for event in stream.feed(read, eof, decide if deciding else None):
                 if event[0] == "part":
-                    _, name, filename, content_type = event
+                    _, name, filename, content_type, _index = event
                     parts.append({"name": name, "filename": filename, "data": b"",
                                   "content_type": content_type})
                 elif event[0] == "data":
                     parts[-1]["data"] += event[1]
                 elif event[0] == "end":
-                    if i + 1 != len(reads):
+                    if not eof:
                         return {"error": "end before the end of the input"}
+                    if refused:
+                        return {"error": f"no decision taken in parts {refused}"}
                     for p in parts:  # bytes as the vectors write them (lossy UTF-8)
                         for key in ("data", "content_type"):
                             if p[key] is not None:
@@ -136,7 +159,9 @@ def multipart_outcome(rp, case, profile, reads):
                     return {"parts": parts}
         return {"error": "no end after the last read"}
     except BodyError as e:
-        return error_shape(e.error)
+        if refused:
+            return {"error": f"no decision taken in parts {refused}"}
+        return error_shape(e.error, case)
     finally:
         stream.close()
 
@@ -153,14 +178,20 @@ def splits(data):
 def multipart_case(rp, case):
     if "expect_error" in case:
         want = {"error": case["expect_error"]}
+        if "expect_error_part" in case:
+            want["part"] = case["expect_error_part"]
     else:
         want = {"parts": case["expect"]}
     data = header_bytes(case)
+    # A case with decisions needs feed-to-part; the others run through both feeds.
+    feeds = [True] if case.get("decisions") else [False, True]
     for profile in case.get("profiles", ["fetch"]):
-        for label, reads in splits(data):
-            got = multipart_outcome(rp, case, PROFILES[profile], reads)
-            if got != want:
-                return [f"[{profile}] {label}: got {got!r}, want {want!r}"]
+        for deciding in feeds:
+            for label, reads in splits(data):
+                got = multipart_outcome(rp, case, PROFILES[profile], reads, deciding)
+                if got != want:
+                    feed = "feed-to-part" if deciding else "feed"
+                    return [f"[{profile}, {feed}] {label}: got {got!r}, want {want!r}"]
     return [None]
 
 
