@@ -5,8 +5,9 @@
 //! native reader's for the same reads and the vector's expectation; the guest may hold only
 //! what the core's contract lets a caller hold. Multipart cases run through `feed` and through
 //! `feed-to-part`, which stops at each part so that a case's `decisions` (`limit-part`,
-//! `skip-part`) are made where a native caller makes them. Then the guards: the input cap per feed, and
-//! guest memory that a long body fed in reads does not grow.
+//! `skip-part`) are made where a native caller makes them, and errors name the part the
+//! vector's `expect_error_part` does. Then the guards: the input cap per feed, and guest memory
+//! that a long body fed in reads does not grow.
 
 mod support;
 

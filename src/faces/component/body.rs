@@ -86,8 +86,8 @@ impl<C, E: Copy> Reader<C, E> {
 
     /// One feed: after an error (final, as in the core) the same error again; otherwise
     /// `step(core, window, at)` is run from the start of the window until it needs more
-    /// input, ends, fails or pauses. `step` decodes from `at`, keeps the event it converted, and
-    /// answers the bytes it consumed. Returns the bytes of the window not consumed and the
+    /// input, ends, fails or pauses. `step` decodes from `at`, keeps the event it converted,
+    /// and answers the bytes it consumed. Returns the bytes of the window not consumed and the
     /// error.
     fn feed(
         &mut self,
