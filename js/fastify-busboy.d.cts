@@ -54,6 +54,16 @@ declare namespace Busboy {
     Busboy: BusboyConstructor;
     default: BusboyConstructor;
   }
+
+  // The names @fastify/busboy's own declarations export, so that code typed against it
+  // (@fastify/multipart's `import { BusboyConfig, BusboyFileStream } from '@fastify/busboy'`)
+  // compiles unchanged once the package is swapped in.
+  /** @fastify/busboy's name for {@link FileStream}. */
+  type BusboyFileStream = FileStream;
+  /** @fastify/busboy's name for a {@link Busboy} instance. */
+  type BusboyInstance = Busboy;
+  /** The request headers a Busboy reads: `content-type` required. */
+  type BusboyHeaders = { 'content-type': string } & IncomingHttpHeaders;
 }
 
 /** `new Busboy(config)`, as @fastify/busboy: events `field`, `file`, the limit events, `error`, `finish`. */

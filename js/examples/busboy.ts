@@ -3,6 +3,14 @@
 import { createServer } from 'node:http';
 import busboy = require('reqparse/busboy');
 import Busboy = require('reqparse/fastify-busboy');
+// The names @fastify/multipart's own declarations import from '@fastify/busboy', through the
+// shim an `overrides` entry swaps in (js/shims/fastify-busboy).
+import type { BusboyConfig, BusboyFileStream, BusboyHeaders } from '../shims/fastify-busboy/index.js';
+
+const multipartOptions: Omit<BusboyConfig, 'headers'> = { preservePath: true, limits: { fileSize: 1024 } };
+const onFile = (stream: BusboyFileStream): boolean => stream.truncated;
+const headers: BusboyHeaders = { 'content-type': 'multipart/form-data; boundary=b' };
+void [multipartOptions, onFile, headers];
 
 createServer((req, res) => {
   const bb = busboy({ headers: req.headers, limits: { fileSize: 1 << 20, files: 2 }, defParamCharset: 'utf8' });
