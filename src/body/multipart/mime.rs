@@ -16,7 +16,7 @@ use core::cmp::Ordering;
 use core::fmt;
 
 use crate::body::grammar::{is, FIELD, TOKEN, WS};
-use crate::bytes::slice;
+use crate::bytes::{slice, slice_mut};
 
 /// A part's MIME type, parsed as the Fetch Standard reads a `Content-Type` (see
 /// [`Part::mime_type`](super::Part::mime_type)) and kept as its serialization (the WHATWG
@@ -67,9 +67,31 @@ impl<'a> MimeType<'a> {
                 }
                 combined.extend_from_slice(&super::unfold(field));
             }
-            return extract(Split::new(&combined)).map(MimeType::into_owned);
+            return extract(&mut Split::new(&combined)).map(MimeType::into_owned);
         }
-        extract(fields.flat_map(Split::new))
+        extract(&mut fields.flat_map(Split::new))
+    }
+
+    /// The MIME type whose serialization is `bytes` ([`as_bytes`](Self::as_bytes) of a MIME
+    /// type, as a host that was handed one keeps it), borrowed; `None` unless the WHATWG MIME
+    /// Sniffing Standard's "parse a MIME type" reads `bytes` and its "serialize a MIME type"
+    /// writes them back unchanged (and the type is not `*/*`, which Fetch's "extract a MIME
+    /// type" never answers).
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MimeType;
+    /// let mime = MimeType::from_serialization(b"text/plain;charset=utf-8").unwrap();
+    /// assert_eq!((mime.essence(), mime.parameter("charset").as_deref()), ("text/plain", Some(&b"utf-8"[..])));
+    /// assert!(MimeType::from_serialization(b"Text/Plain").is_none()); // not a serialization
+    /// assert!(MimeType::from_serialization(b"text").is_none());
+    /// ```
+    pub fn from_serialization(bytes: &'a [u8]) -> Option<MimeType<'a>> {
+        let parsed = parse(bytes)?;
+        if parsed.main == b"*" && parsed.sub == b"*" {
+            return None;
+        }
+        let mime = serialize(&parsed, None);
+        (mime.is_borrowed() && mime.text.len() == bytes.len()).then_some(mime)
     }
 
     /// The serialization, as bytes (a parameter value may hold bytes 0x80-0xFF, which the
@@ -447,8 +469,8 @@ impl<'s> Parsed<'s> {
 struct Kept<'s> {
     few: [Param<'s>; FEW],
     n: usize,
-    /// Every kept parameter and its place, when there are more than [`FEW`].
-    many: Vec<(usize, Param<'s>)>,
+    /// Every kept parameter, in order, when there are more than [`FEW`].
+    many: Vec<Param<'s>>,
 }
 
 const FEW: usize = 8;
@@ -477,23 +499,66 @@ impl<'s> Kept<'s> {
         kept
     }
 
-    /// Many parameters: sorted by name (ASCII case-insensitive), then by place, each name's
-    /// first kept, back in their order: a linear number of compares per parameter would let
-    /// a long header cost its square.
-    fn many(parsed: &Parsed<'s>) -> Vec<(usize, Param<'s>)> {
+    /// Many parameters: sorted by name (ASCII case-insensitive), then by place, which marks
+    /// each name's first, then kept in their order: a linear number of compares per parameter
+    /// would let a long header cost its square. (Name and place order the candidates totally,
+    /// so [`heapsort`] gives what a stable sort would; marking spares a second sort back into
+    /// place.)
+    fn many(parsed: &Parsed<'s>) -> Vec<Param<'s>> {
         let mut all: Vec<(usize, Param<'s>)> = parsed.candidates().enumerate().collect();
-        all.sort_by(|a, b| lower_cmp(a.1.name, b.1.name).then(a.0.cmp(&b.0)));
-        all.dedup_by(|later, first| later.1.name.eq_ignore_ascii_case(first.1.name));
-        all.sort_unstable_by_key(|e| e.0);
-        all
+        heapsort(&mut all, |a, b| {
+            lower_cmp(a.1.name, b.1.name).then(a.0.cmp(&b.0)) == Ordering::Less
+        });
+        let mut first = alloc::vec![false; all.len()];
+        let mut previous: Option<&[u8]> = None;
+        for &(place, p) in &all {
+            if !previous.is_some_and(|name| name.eq_ignore_ascii_case(p.name)) {
+                if let Some(mark) = first.get_mut(place) {
+                    *mark = true;
+                }
+            }
+            previous = Some(p.name);
+        }
+        parsed
+            .candidates()
+            .zip(first)
+            .filter_map(|(p, first)| first.then_some(p))
+            .collect()
     }
 
     fn for_each(&self, mut f: impl FnMut(Param<'s>)) {
         if self.many.is_empty() {
             slice(&self.few, ..self.n).iter().for_each(|&p| f(p));
         } else {
-            self.many.iter().for_each(|&(_, p)| f(p));
+            self.many.iter().for_each(|&p| f(p));
         }
+    }
+}
+
+/// Sorts `v` by `less`, a strict total order: heapsort (J. W. J. Williams, 1964), O(n log n)
+/// compares at worst, no recursion, no allocation, and a fraction of the code of the standard
+/// library's sorts, which the WebAssembly builds would carry for this one call.
+fn heapsort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    // Whether the element at `a` sorts before the one at `b` (false when either is outside).
+    let lt = |v: &[T], a: usize, b: usize| matches!((v.get(a), v.get(b)), (Some(x), Some(y)) if less(x, y));
+    // Moves the element at `root` down the max-heap `v` to its place.
+    let sift = |v: &mut [T], mut root: usize| loop {
+        let mut child = 2 * root + 1;
+        if lt(v, child, child + 1) {
+            child += 1;
+        }
+        if !lt(v, root, child) {
+            return;
+        }
+        v.swap(root, child);
+        root = child;
+    };
+    for root in (0..v.len() / 2).rev() {
+        sift(v, root);
+    }
+    for end in (1..v.len()).rev() {
+        v.swap(0, end);
+        sift(slice_mut(v, ..end), 0);
     }
 }
 
@@ -505,7 +570,8 @@ fn lower_cmp(a: &[u8], b: &[u8]) -> Ordering {
 
 /// "Extract a MIME type" over the values: the last that parses (and is not `*/*`), and the
 /// `charset` it takes from an earlier value of the same essence when it has none.
-fn extract<'s>(values: impl Iterator<Item = &'s [u8]>) -> Option<MimeType<'s>> {
+/// (One body for both callers: the values come through a `dyn` iterator.)
+fn extract<'s>(values: &mut dyn Iterator<Item = &'s [u8]>) -> Option<MimeType<'s>> {
     let mut winner: Option<(Parsed<'s>, Option<Value<'s>>)> = None;
     // The essence of the run of values the winner ends, and the charset its first one had.
     let mut essence: Option<Parsed<'s>> = None;
@@ -756,6 +822,53 @@ mod tests {
             ]
         );
         assert_eq!(m.to_string(), "a/b;x=\"q\\\"d\";y=\"p q\";z=t");
+    }
+
+    #[test]
+    fn from_serialization_takes_serializations_only() {
+        for value in ["text/html", "a/b;x=\"a b\";y=1", "a/b;x=\"\""] {
+            let m = MimeType::from_serialization(value.as_bytes()).unwrap();
+            assert_eq!(m.as_bytes(), value.as_bytes());
+            assert!(m.is_borrowed());
+        }
+        let m = MimeType::from_serialization(b"a/b;x=\"\xe9\"").unwrap();
+        assert_eq!(m.parameter("x").as_deref(), Some(&b"\xe9"[..]));
+        for value in [
+            "",
+            "text",
+            "Text/html",
+            " text/html",
+            "text/html ",
+            "text/html; x=1",
+            "text/html;x=\"y\"",
+            "text/html;x=1;X=2",
+            "*/*",
+            "text/html;x",
+        ] {
+            assert!(
+                MimeType::from_serialization(value.as_bytes()).is_none(),
+                "{value:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn heapsort_sorts() {
+        // Every length up to 40, keys from a fixed linear congruential sequence, repeats
+        // included (each with its place, as `Kept::many` sorts).
+        let mut seed = 7u32;
+        for len in 0..40 {
+            let mut v: Vec<(u32, usize)> = (0..len)
+                .map(|i| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    ((seed >> 16) % 7, i)
+                })
+                .collect();
+            let mut want = v.clone();
+            want.sort();
+            heapsort(&mut v, |a, b| a < b);
+            assert_eq!(v, want, "{len}");
+        }
     }
 
     #[test]
