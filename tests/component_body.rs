@@ -5,9 +5,10 @@
 //! native reader's for the same reads and the vector's expectation; the guest may hold only
 //! what the core's contract lets a caller hold. Multipart cases run through `feed` and through
 //! `feed-to-part`, which stops at each part so that a case's `decisions` (`limit-part`,
-//! `skip-part`) are made where a native caller makes them, and errors name the part the
-//! vector's `expect_error_part` does. Then the guards: the input cap per feed, and guest memory
-//! that a long body fed in reads does not grow.
+//! `skip-part`) are made where a native caller makes them, errors name the part the vector's
+//! `expect_error_part` does, and each part's MIME type (`mime-type`) is the native
+//! `Part::mime_type` and the vector's `mime_types` entry. Then the guards: the input cap per
+//! feed, and guest memory that a long body fed in reads does not grow.
 
 mod support;
 
@@ -132,6 +133,8 @@ fn wasm_multipart(
                             filename.as_ref().map(|f| f.as_str()),
                             p.content_type(),
                         );
+                        out.mime_types
+                            .push(p.mime_type().map(|m| m.as_bytes().to_vec()));
                         decision = decisions.iter().find(|(i, _)| *i == p.index());
                     }
                     WasmMultipartEvent::Data(d) => {
@@ -241,8 +244,7 @@ fn form_vectors_through_the_component() {
     });
 }
 
-/// The native reader's outcome for the same reads and decisions, without the MIME types the
-/// component's part does not carry.
+/// The native reader's outcome for the same reads and decisions, MIME types included.
 fn native_multipart(
     reads: &[&[u8]],
     boundary: &[u8],
@@ -250,9 +252,7 @@ fn native_multipart(
     limits: MultipartLimits,
     decisions: &[(usize, Decision)],
 ) -> multipart::Outcome {
-    let mut out = multipart::decode_case(reads, boundary, profile, limits, decisions);
-    out.mime_types.clear();
-    out
+    multipart::decode_case(reads, boundary, profile, limits, decisions)
 }
 
 #[test]
@@ -266,6 +266,7 @@ fn multipart_vectors_through_the_component() {
         let decisions = multipart::decisions(case);
         let want = multipart::expected(case);
         let want_part = multipart::expected_error_part(case);
+        let want_mime = multipart::expected_mime_types(case);
         // A case with decisions needs the pause at each part; the others run both ways.
         let feedings = if decisions.is_empty() {
             &[Feeding::Whole, Feeding::ToPart][..]
@@ -296,7 +297,12 @@ fn multipart_vectors_through_the_component() {
                         (_, Some(part)) if got.error_part != part => {
                             Err(format!("error in part {:?} want {part:?}", got.error_part))
                         }
-                        _ => Ok(()),
+                        _ => match want_mime {
+                            Some(m) if got.mime_shape() != *m => {
+                                Err(format!("MIME types {} want {m}", got.mime_shape()))
+                            }
+                            _ => Ok(()),
+                        },
                     },
                 );
             }
@@ -453,7 +459,7 @@ proptest! {
         for profile in Profile::ALL {
             prop_assert_eq!(
                 wasm_multipart(&mut inspector, &reads, boundary, profile, limits, Feeding::Whole, &[]),
-                multipart::decode(&reads, boundary, profile, limits)
+                native_multipart(&reads, boundary, profile, limits, &[])
             );
             prop_assert_eq!(
                 wasm_multipart(&mut inspector, &reads, boundary, profile, limits, Feeding::ToPart, &decisions),

@@ -22,7 +22,7 @@ use super::bindings::exports::reqparse::http::body as wit;
 use super::error::{EngineError, EngineErrorKind};
 use super::handle::Handle;
 use super::inspector::WasmInspector;
-use crate::body::multipart::Filename;
+use crate::body::multipart::{Filename, MimeType};
 use crate::body::{chunked, form, multipart};
 use crate::query;
 
@@ -118,6 +118,17 @@ impl<'a> Spans<'a> {
         self.window
             .get(start..start.saturating_add(s.len as usize))
             .ok_or_else(|| invalid("a span outside what was fed"))
+    }
+
+    fn bytes(self, b: wit::Bytes) -> Result<&'a [u8], EngineError> {
+        let (source, s) = match b {
+            wit::Bytes::Window(s) => (self.window, s),
+            wit::Bytes::Decoded(s) => (self.decoded, s),
+        };
+        let start = s.start as usize;
+        source
+            .get(start..start.saturating_add(s.len as usize))
+            .ok_or_else(|| invalid("a bytes span out of range"))
     }
 
     fn text(self, t: wit::Text) -> Result<&'a str, EngineError> {
@@ -428,6 +439,7 @@ pub struct WasmPart<'a> {
     name_bytes: &'a [u8],
     filename: Option<(&'a str, &'a [u8])>,
     content_type: Option<&'a [u8]>,
+    mime_type: Option<MimeType<'a>>,
     header_block: &'a [u8],
     offset: u64,
     index: usize,
@@ -493,6 +505,30 @@ impl<'a> WasmPart<'a> {
     /// ```
     pub fn content_type(&self) -> Option<&'a [u8]> {
         self.content_type
+    }
+
+    /// The MIME type the Fetch Standard reads in the `Content-Type`
+    /// ([`Part::mime_type`](crate::body::multipart::Part::mime_type)): its serialization, as
+    /// the guest gave it (`mime-type`), with the essence and parameters read from it. `None`
+    /// when the part has no `Content-Type` or one that is not a MIME type (then
+    /// [`content_type`](Self::content_type) is `Some`).
+    ///
+    /// ```
+    /// # let mut inspector = reqparse::engine::WasmEngine::load(None)?.inspector()?;
+    /// # let mut reader = inspector.multipart_reader(b"b", Default::default(), Default::default())?.unwrap();
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=f; filename=a.txt\r\n\
+    ///     Content-Type: Text/Plain; Charset=\"utf-8\"\r\n\r\n";
+    /// let fed = reader.feed(body, false)?;
+    /// let reqparse::engine::WasmMultipartEvent::Part(part) = &fed.events[0] else { panic!() };
+    /// assert_eq!(part.content_type(), Some(&b"Text/Plain; Charset=\"utf-8\""[..])); // as sent
+    /// let mime = part.mime_type().unwrap();
+    /// assert_eq!(mime.as_bytes(), b"text/plain;charset=utf-8");
+    /// assert_eq!(mime.essence(), "text/plain");
+    /// assert_eq!(mime.parameter("charset").as_deref(), Some(&b"utf-8"[..]));
+    /// # Ok::<(), reqparse::engine::EngineError>(())
+    /// ```
+    pub fn mime_type(&self) -> Option<MimeType<'a>> {
+        self.mime_type.clone()
     }
 
     /// The header block as sent, without the empty line that ends it.
@@ -720,6 +756,14 @@ impl WasmMultipartReader<'_> {
                             None => None,
                         },
                         content_type: p.content_type.map(|c| spans.span(c)).transpose()?,
+                        mime_type: match p.mime_type {
+                            Some(m) => {
+                                Some(MimeType::from_serialization(spans.bytes(m)?).ok_or_else(
+                                    || invalid("a MIME type that is not a serialization"),
+                                )?)
+                            }
+                            None => None,
+                        },
                         header_block: spans.span(p.header_block)?,
                         offset: p.offset,
                         index: p.index as usize,

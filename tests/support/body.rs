@@ -249,8 +249,8 @@ pub mod multipart {
         /// case's `expect_error_part`.
         pub error_part: Option<usize>,
         /// Each part's MIME type (`Part::mime_type`, serialized), when the feeding loop was
-        /// asked for them ([`decode_case`]); empty otherwise: a face that does not
-        /// hand them out (the component's reader, so far) is compared without them.
+        /// asked for them ([`decode_case`]); empty otherwise: a reader whose test does not
+        /// record them (the async readers') is compared without them.
         pub mime_types: Vec<Option<Vec<u8>>>,
     }
 

@@ -46,6 +46,20 @@ fn text(window: &[u8], decoded: &mut Vec<u8>, s: &str) -> wit::Text {
     })
 }
 
+/// Bytes borrowed from the window as a span of it; anything else (built by the reader)
+/// appended to `decoded`.
+fn bytes(window: &[u8], decoded: &mut Vec<u8>, b: &[u8]) -> wit::Bytes {
+    if let Some(at) = locate(window, b) {
+        return wit::Bytes::Window(at);
+    }
+    let start = count(decoded.len());
+    decoded.extend_from_slice(b);
+    wit::Bytes::Decoded(wit::Span {
+        start,
+        len: count(b.len()),
+    })
+}
+
 /// A limit given, or the crate's default.
 fn or<T: TryFrom<u32>>(given: Option<u32>, default: T) -> T {
     given.and_then(|n| T::try_from(n).ok()).unwrap_or(default)
@@ -396,6 +410,7 @@ fn part(input: &[u8], decoded: &mut Vec<u8>, p: &multipart::Part<'_>) -> wit::Pa
             effective: text(input, decoded, f.as_str()),
         }),
         content_type: p.content_type().map(|c| span(input, c)),
+        mime_type: p.mime_type().map(|m| bytes(input, decoded, m.as_bytes())),
         header_block: span(input, p.header_block()),
         offset: p.offset(),
         index: count(p.index()),
