@@ -28,9 +28,12 @@ export function attempt(call) {
 }
 
 // A multipart/form-data body fed read by read. `feed` returns the read's events:
-// { tag: 'part', name, filename, contentType, index }, { tag: 'data', bytes }, { tag: 'part-end' },
-// { tag: 'end' }; a multipart-error throws (`error` and the `events` found before it). With
-// `decide`, it decides about each part before its data is read.
+// { tag: 'part', name, filename, contentType, mimeType, index }, { tag: 'data', bytes },
+// { tag: 'part-end' }, { tag: 'end' }; a multipart-error throws (`error` and the `events` found
+// before it). With `decide`, it decides about each part before its data is read. `contentType`
+// is the header as sent; `mimeType` the MIME type Fetch reads in it, serialized
+// ('text/plain;charset=utf-8': the essence up to the first `;`, then the parameters), undefined
+// when there is no Content-Type or it is not a MIME type (both Uint8Arrays).
 export class MultipartStream {
   constructor(boundary, profile = 'fetch', limits = {}) {
     // limits: { maxParts: 10, ... }; an absent field is the crate's default.
@@ -69,14 +72,16 @@ export class MultipartStream {
     const over = fed.error || fed.events.at(-1)?.tag === 'end'; // then nothing is held
     this.held = over ? new Uint8Array(0) : window.slice(window.length - fed.held);
     const raw = (span) => window.subarray(span.start, span.start + span.len);
-    // A `text` variant: a span of the window, or of this feed's `decoded`.
-    const str = (t) => text.decode(t.tag === 'window' ? raw(t.val)
+    // A `text` or `bytes` variant: a span of the window, or of this feed's `decoded`.
+    const bytes = (t) => (t.tag === 'window' ? raw(t.val)
       : fed.decoded.subarray(t.val.start, t.val.start + t.val.len));
+    const str = (t) => text.decode(bytes(t));
     const events = fed.events.map(({ tag, val }) => {
       if (tag === 'part') {
-        const { name, filename, contentType, index } = val;
+        const { name, filename, contentType, mimeType, index } = val;
         return { tag, name: str(name), filename: filename && str(filename.effective),
-          contentType: contentType && raw(contentType), index };
+          contentType: contentType && raw(contentType), mimeType: mimeType && bytes(mimeType),
+          index };
       }
       return tag === 'data' ? { tag, bytes: raw(val) } : { tag };
     });
@@ -115,13 +120,14 @@ function main() {
 
   const data = utf8.encode('--XyZ\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n'
     + '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n'
-    + 'Content-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n');
+    + 'Content-Type: Text/Plain; Charset="UTF-8"\r\n\r\nfile body\r\n--XyZ--\r\n');
   const stream = new MultipartStream('XyZ');
   for (let at = 0; at < data.length; at += 7) { // reads cut anywhere
     for (const event of stream.feed(data.subarray(at, at + 7), at + 7 >= data.length)) {
-      const { bytes, contentType } = event; // Uint8Arrays, printed as text here
+      const { bytes, contentType, mimeType } = event; // Uint8Arrays, printed as text here
       console.log({ ...event, ...(bytes && { bytes: text.decode(bytes) }),
-        ...(contentType && { contentType: text.decode(contentType) }) });
+        ...(contentType && { contentType: text.decode(contentType) }),
+        ...(mimeType && { mimeType: text.decode(mimeType) }) });
     }
   }
   stream.close();

@@ -121,6 +121,7 @@ function multipart(c, profile, reads, deciding) {
   if (made.err) return errorShape(made.err, c);
   const stream = made.ok;
   const parts = [];
+  const mimeTypes = []; // one serialized MIME type (or null) per part
   try {
     for (const [i, read] of reads.entries()) {
       const eof = i + 1 === reads.length;
@@ -128,13 +129,14 @@ function multipart(c, profile, reads, deciding) {
         if (event.tag === 'part') {
           parts.push({ name: event.name, filename: event.filename ?? null,
             content_type: event.contentType ? lossy.decode(event.contentType) : null, data: [] });
+          mimeTypes.push(event.mimeType ? lossy.decode(event.mimeType) : null);
         } else if (event.tag === 'data') {
           parts.at(-1).data.push(event.bytes.slice());
         } else if (event.tag === 'end') {
           if (!eof) return { error: 'end before the end of the input' };
           if (refused.length) return { error: `no decision taken in parts ${refused}` };
           for (const p of parts) p.data = lossy.decode(Buffer.concat(p.data));
-          return { parts };
+          return 'mime_types' in c ? { parts, mime_types: mimeTypes } : { parts };
         }
       }
     }
@@ -161,6 +163,7 @@ function* splits(data) {
 test('multipart.json: streamed through multipart-reader, whole, split anywhere, byte by byte', () => {
   run('multipart.json', (c) => {
     const want = c.expect_error ? { error: c.expect_error } : { parts: c.expect };
+    if (!c.expect_error && 'mime_types' in c) want.mime_types = c.mime_types;
     if (c.expect_error && 'expect_error_part' in c) want.part = c.expect_error_part;
     // A case with decisions needs feed-to-part; the others run through both feeds.
     const feeds = c.decisions ? [true] : [false, true];

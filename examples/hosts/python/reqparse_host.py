@@ -89,8 +89,11 @@ class BodyError(ComponentError):
 
 class MultipartStream:
     """A multipart/form-data body fed read by read. `feed` returns the read's events as tuples:
-    ("part", name, filename or None, content_type bytes or None, index), ("data", bytes),
-    ("part-end",), ("end",); with `decide`, it decides about each part before its data."""
+    ("part", name, filename or None, content_type bytes or None, mime_type bytes or None, index),
+    ("data", bytes), ("part-end",), ("end",); with `decide`, it decides about each part before
+    its data. `content_type` is the header as sent; `mime_type` the MIME type Fetch reads in it,
+    serialized (b"text/plain;charset=utf-8": the essence up to the first `;`, then the
+    parameters), None when there is no Content-Type or it is not a MIME type."""
 
     def __init__(self, rp, boundary: bytes, profile="fetch", limits=None):
         fields = dict.fromkeys(MULTIPART_LIMITS)  # None: the crate's default
@@ -135,18 +138,21 @@ class MultipartStream:
         def raw(span):
             return window[span.start:span.start + span.len]
 
-        def text(t):  # a `text` variant: a span of the window, or of this feed's `decoded`
-            source = window if t.tag == "window" else fed.decoded
-            return source[t.payload.start:t.payload.start + t.payload.len].decode()
+        def raw_or_decoded(t):  # a `text` or `bytes` variant: a span of the window, or of
+            source = window if t.tag == "window" else fed.decoded  # this feed's `decoded`
+            return source[t.payload.start:t.payload.start + t.payload.len]
+
+        def text(t):
+            return raw_or_decoded(t).decode()
 
         events = []
         for event in fed.events:
             if event.tag == "part":
                 p = event.payload
-                ct = getattr(p, "content-type")
+                ct, mime = getattr(p, "content-type"), getattr(p, "mime-type")
                 filename = text(p.filename.effective) if p.filename else None
                 events.append(("part", text(p.name), filename, raw(ct) if ct else None,
-                               p.index))
+                               raw_or_decoded(mime) if mime else None, p.index))
             elif event.tag == "data":
                 events.append(("data", raw(event.payload)))
             else:
@@ -184,7 +190,7 @@ def main():
 
     body = (b"--XyZ\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
             b"--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
-            b"Content-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n")
+            b"Content-Type: Text/Plain; Charset=\"UTF-8\"\r\n\r\nfile body\r\n--XyZ--\r\n")
     stream = MultipartStream(rp, b"XyZ")
     reads = [body[i:i + 7] for i in range(0, len(body), 7)]  # reads cut anywhere
     for i, read in enumerate(reads):
@@ -195,7 +201,7 @@ def main():
     # A decision per part, made before its data is read: files of at most 4 bytes, and
     # fields named "note" dropped unread.
     def decide(stream, part):
-        _, name, filename, _content_type, _index = part
+        _, name, filename, _content_type, _mime_type, _index = part
         if filename is not None:
             stream.limit_part(4)
         elif name == "note":

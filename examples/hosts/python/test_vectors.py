@@ -121,7 +121,7 @@ def multipart_outcome(rp, case, profile, reads, deciding):
     decisions, refused = case.get("decisions", {}), []
 
     def decide(stream, part):
-        index = part[4]
+        index = part[-1]
         decision = decisions.get(str(index))
         if decision == "skip":
             taken = stream.skip_part()
@@ -136,15 +136,16 @@ def multipart_outcome(rp, case, profile, reads, deciding):
         stream = MultipartStream(rp, case["boundary"].encode(), profile, limits)
     except ComponentError as e:
         return error_shape(e.error, case)
-    parts = []
+    parts, mime_types = [], []
     try:
         for i, read in enumerate(reads):
             eof = i + 1 == len(reads)
             for event in stream.feed(read, eof, decide if deciding else None):
                 if event[0] == "part":
-                    _, name, filename, content_type, _index = event
+                    _, name, filename, content_type, mime_type, _index = event
                     parts.append({"name": name, "filename": filename, "data": b"",
                                   "content_type": content_type})
+                    mime_types.append(mime_type)
                 elif event[0] == "data":
                     parts[-1]["data"] += event[1]
                 elif event[0] == "end":
@@ -156,7 +157,11 @@ def multipart_outcome(rp, case, profile, reads, deciding):
                         for key in ("data", "content_type"):
                             if p[key] is not None:
                                 p[key] = p[key].decode("utf-8", "replace")
-                    return {"parts": parts}
+                    got = {"parts": parts}
+                    if "mime_types" in case:  # one serialized MIME type (or None) per part
+                        got["mime_types"] = [m and m.decode("utf-8", "replace")
+                                             for m in mime_types]
+                    return got
         return {"error": "no end after the last read"}
     except BodyError as e:
         if refused:
@@ -182,6 +187,8 @@ def multipart_case(rp, case):
             want["part"] = case["expect_error_part"]
     else:
         want = {"parts": case["expect"]}
+        if "mime_types" in case:
+            want["mime_types"] = case["mime_types"]
     data = header_bytes(case)
     # A case with decisions needs feed-to-part; the others run through both feeds.
     feeds = [True] if case.get("decisions") else [False, True]
