@@ -239,6 +239,8 @@ export interface MultipartPartInfo {
   filenameBasename: string | null;
   filenamePortable: string | null;
   contentType: string | null;
+  /** As {@link MultipartFile.mimeType}. */
+  mimeType: string | null;
 }
 
 /**
@@ -300,6 +302,8 @@ export interface MultipartField {
   filename: null;
   /** The part's Content-Type value as sent, or null. */
   contentType: string | null;
+  /** As {@link MultipartFile.mimeType}. */
+  mimeType: string | null;
   value: string;
 }
 
@@ -320,7 +324,16 @@ export interface MultipartFile {
    * spaces go, Windows device names get a leading `_`, at most 255 bytes, never empty.
    */
   filenamePortable: string;
+  /** The part's Content-Type value as sent, or null. */
   contentType: string | null;
+  /**
+   * The MIME type the Fetch Standard reads in the part's Content-Type ("extract a MIME type"),
+   * serialized: `Text/Plain; Charset="UTF-8"` is `'text/plain;charset=UTF-8'` (the essence,
+   * `type/subtype` lowercase, is what precedes the first `;`; then `;name=value` per
+   * parameter). Null when there is no Content-Type or it is not a MIME type, whatever
+   * `contentType` (the header as sent) says.
+   */
+  mimeType: string | null;
   /**
    * The file's data, as it arrives: views of the source's own chunks (no copy), except a few
    * bytes held back between chunks. Works with `stream.pipeline`, `Readable.from` and
@@ -457,8 +470,10 @@ export interface FormDataFile {
   /** As {@link MultipartFile.filenamePortable}: a name safe to create on any common file system. */
   filenamePortable: string;
   /**
-   * The part's Content-Type as a `File`'s `type`: lowercased, `''` when it holds a char outside
-   * U+0020–U+007E, `'text/plain'` when the part has none (what `Request.formData()` gives).
+   * The file's type as the Fetch Standard's parser gives it (WPT formdata-parsing): the part's
+   * {@link MultipartFile.mimeType} lowercased, `''` when its Content-Type is not a MIME type (or
+   * the type holds a char outside U+0020–U+007E, as a `File` reads a type), `'text/plain'` when
+   * the part has none.
    */
   type: string;
   /**

@@ -56,6 +56,7 @@ const PART_NAME = field('part', 'name');
 const PART_FILENAME = field('part', 'filename');
 const PART_FILENAME_RAW = field('part', 'filenameRaw');
 const PART_CONTENT_TYPE = field('part', 'contentType');
+const PART_MIME_TYPE = field('part', 'mimeType');
 const PART_BASENAME = field('part', 'filenameBasename');
 const PART_PORTABLE = field('part', 'filenamePortable');
 const END_CONSUMED = field('end', 'consumed');
@@ -668,7 +669,7 @@ class MultipartParts extends BodyIterator {
     super(feed);
     /** The file part whose stream is being read. */
     this.current = null;
-    /** The field whose data is being read: `{index, name, contentType, pieces, text}`. */
+    /** The field whose data is being read: `{index, name, contentType, mimeType, pieces, text}`. */
     this.field = null;
     /** The caller's decision about each part once its header is read (the option), or null. */
     this.onPart = onPart;
@@ -706,7 +707,7 @@ class MultipartParts extends BodyIterator {
         } else if (tag === EV_PART_END) {
           this.field = null;
           const value = f.pieces !== null ? Buffer.concat(f.pieces).utf8Slice() : (f.text ?? '');
-          return { done: false, value: { index: f.index, name: f.name, filename: null, contentType: f.contentType, value } };
+          return { done: false, value: { index: f.index, name: f.name, filename: null, contentType: f.contentType, mimeType: f.mimeType, value } };
         }
       } else if (this.skipping) {
         // A skipped part: its end, or an error (thrown by checked()); no data comes.
@@ -720,6 +721,7 @@ class MultipartParts extends BodyIterator {
         const name = feed.partRead(w);
         const filename = feed.str(w + PART_FILENAME);
         const contentType = feed.str(w + PART_CONTENT_TYPE);
+        const mimeType = feed.str(w + PART_MIME_TYPE);
         if (this.onPart !== null) {
           // What onPart decides by: the file's filename readings too (read now, before the
           // handle reads on and its text buffer is reused); a file is then yielded as this
@@ -732,6 +734,7 @@ class MultipartParts extends BodyIterator {
             filenameBasename: filename === null ? null : feed.str(w + PART_BASENAME),
             filenamePortable: filename === null ? null : feed.str(w + PART_PORTABLE),
             contentType,
+            mimeType,
           };
           if (feed.decide(this.onPart(info))) {
             // Its data is consumed, not copied (the indexOf path drops what it finds).
@@ -746,7 +749,7 @@ class MultipartParts extends BodyIterator {
           }
         }
         if (filename === null) {
-          this.field = { index, name, contentType, pieces: null, text: null };
+          this.field = { index, name, contentType, mimeType, pieces: null, text: null };
         } else {
           feed.fast = true;
           const stream = new PartStream(this);
@@ -759,6 +762,7 @@ class MultipartParts extends BodyIterator {
             filenameBasename: feed.str(w + PART_BASENAME),
             filenamePortable: feed.str(w + PART_PORTABLE),
             contentType,
+            mimeType,
             stream,
           };
           return { done: false, value };

@@ -258,13 +258,15 @@ class FileUpload {
 // ---- entries ----------------------------------------------------------------------------------
 
 /**
- * The File API's reading of a type (the File constructor's): lowercased, or empty when it
- * holds a char outside U+0020–U+007E. A part without a Content-Type is `text/plain`, as
- * `Request.formData()` reads it (RFC 7578 §4.4's default).
+ * A file part's type as the Fetch Standard's multipart/form-data parser gives it (WPT
+ * formdata-parsing): the part's MIME type serialized (`mimeType`), empty when its Content-Type
+ * is not a MIME type, `text/plain` when it has none (RFC 7578 §4.4's default); then as the File
+ * constructor reads a type: lowercased, or empty when it holds a char outside U+0020–U+007E.
  */
-function fileType(contentType) {
-  if (contentType === null) return 'text/plain';
-  return /^[\x20-\x7e]*$/.test(contentType) ? contentType.toLowerCase() : '';
+function fileType(part) {
+  if (part.contentType === null) return 'text/plain';
+  const type = part.mimeType ?? '';
+  return /^[\x20-\x7e]*$/.test(type) ? type.toLowerCase() : '';
 }
 
 /** The option that sets the form reader's limit the core named `kind` (`limit:max_pairs`). */
@@ -357,7 +359,7 @@ function fileEntry(part, data) {
     filenameRaw: part.filenameRaw,
     filenameBasename: part.filenameBasename,
     filenamePortable: part.filenamePortable,
-    type: fileType(part.contentType),
+    type: fileType(part),
     index: part.index,
     stream: data.stream(),
   };
@@ -402,7 +404,7 @@ async function readFormData(input, options, uploadHandler) {
       continue;
     }
     const { part, data } = entry;
-    const type = fileType(part.contentType);
+    const type = fileType(part);
     if (handler === null) {
       // The File copies the pieces (a Blob's parts are copied when it is made).
       form.append(part.name, new File((await data.pieces()).pieces, part.filename, { type }));

@@ -119,15 +119,16 @@ test('the body events: the words after each tag and where each field lies come f
   const { body } = JSON.parse(require(pkgPath).rp_layout());
   assert.deepEqual(Object.keys(body.words), Object.keys(body.events));
   assert.deepEqual(Object.keys(body.fields), Object.keys(body.events));
-  assert.deepEqual(body.words, { data: 2, part: 12, partEnd: 0, end: 2, pair: 4, trailer: 4, error: 9 });
+  assert.deepEqual(body.words, { data: 2, part: 14, partEnd: 0, end: 2, pair: 4, trailer: 4, error: 9 });
   // The part's fields in the order the handle writes them, each a span of two words.
   assert.deepEqual(body.fields.part, {
     name: 1,
     filename: 3,
     filenameRaw: 5,
     contentType: 7,
-    filenameBasename: 9,
-    filenamePortable: 11,
+    mimeType: 9,
+    filenameBasename: 11,
+    filenamePortable: 13,
   });
   assert.deepEqual(body.fields.data, { start: 1, end: 2 });
   assert.deepEqual(body.fields.error, { message: 1, kind: 3, offset: 5, part: 7, status: 9 });

@@ -85,18 +85,20 @@ async function outcome(run, check) {
 }
 
 /**
- * The parts as the vectors write them. With `decisions` (a vector's: `{"<part index>": "skip" |
+ * The parts as the vectors write them, and with `withMimeTypes` (`mimeTypes`, when the body is
+ * read to its end) each one's `mimeType`, as a vector's `mime_types` lists them. With `decisions` (a vector's: `{"<part index>": "skip" |
  * {"limit": n}}`, `{}` for none), an `onPart` applies them and notes every part, a skipped one
  * with no data (as the other faces give it: its header, then its end); an error then names
  * the part it is in by the name its header gave.
  */
-async function readMultipart(chunks, options, decisions) {
+async function readMultipart(chunks, options, decisions, withMimeTypes = false) {
   const names = [];
   const check = (e) => {
     if (decisions === undefined) return;
     assert.equal(e.partName, e.part === undefined ? undefined : names[e.part], `the name of part ${e.part}`);
   };
-  return outcome(async (seen) => {
+  const mimeTypes = [];
+  const got = await outcome(async (seen) => {
     const onPart = (info) => {
       // Every part, in order, before its data (and after the part before it was yielded).
       assert.equal(info.index, names.length);
@@ -105,6 +107,7 @@ async function readMultipart(chunks, options, decisions) {
       const d = decisions[info.index];
       if (d === 'skip') {
         seen.push({ name: info.name, filename: info.filename, content_type: info.contentType, data: '' });
+        mimeTypes.push(info.mimeType);
         return 'skip';
       }
       return d === undefined ? undefined : { maxBytes: d.limit };
@@ -114,6 +117,7 @@ async function readMultipart(chunks, options, decisions) {
       assert.equal(part.index, seen.length);
       const out = { name: part.name, filename: part.filename, content_type: part.contentType };
       seen.push(out);
+      mimeTypes.push(part.mimeType);
       if (part.filename === null) {
         assert.equal(typeof part.value, 'string');
         out.data = part.value;
@@ -130,6 +134,7 @@ async function readMultipart(chunks, options, decisions) {
     }
     return seen;
   }, check);
+  return got.ok === undefined || !withMimeTypes ? got : { ...got, mimeTypes };
 }
 
 test('parseMultipart: tests/vectors/multipart.json, whole, split at every point and byte by byte', async (t) => {
@@ -156,8 +161,9 @@ test('parseMultipart: tests/vectors/multipart.json, whole, split at every point 
         let first;
         for (const decisions of runs) {
           const how = decisions === undefined ? name : `${name} (onPart)`;
-          const whole = await everyCut(input, (chunks) => readMultipart(chunks, options, decisions), want, how);
+          const whole = await everyCut(input, (chunks) => readMultipart(chunks, options, decisions, true), want, how);
           if (c.expect_error_part !== undefined) assert.equal(whole.part, c.expect_error_part ?? undefined, `${how}: the part`);
+          if (c.mime_types !== undefined) assert.deepStrictEqual(whole.mimeTypes, c.mime_types, `${how}: the MIME types`);
           if (first === undefined) first = whole;
           else assert.deepStrictEqual(whole, first, `${how}: as without onPart`);
         }

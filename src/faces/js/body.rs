@@ -395,6 +395,10 @@ impl RpBody {
                             Some(ct) => out.lossy(ct),
                             None => out.null(),
                         }
+                        match part.mime_type() {
+                            Some(mime) => out.lossy(mime.as_bytes()),
+                            None => out.null(),
+                        }
                         match &filename {
                             Some(f) => {
                                 out.str(f.basename());

@@ -168,6 +168,8 @@ const EVENT_FIELDS: [(u32, &[(&str, u32)]); 7] = [
             // The filename parameter's bytes as sent.
             ("filenameRaw", 2),
             ("contentType", 2),
+            // `Part::mime_type`, serialized.
+            ("mimeType", 2),
             ("filenameBasename", 2),
             ("filenamePortable", 2),
         ],
