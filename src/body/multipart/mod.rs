@@ -246,13 +246,18 @@ pub struct MultipartReader {
     /// Parts with a filename so far, and parts without one.
     files: usize,
     fields: usize,
-    /// Data bytes of the current part, and whether it is a value (no filename).
+    /// Data bytes of the current part.
     part_bytes: u64,
-    value_part: bool,
     /// Data bytes of every value so far.
     text_bytes: u64,
-    /// The current part's limit, when the caller set one ([`MultipartReader::limit_part`]).
-    part_limit: Option<u64>,
+    /// The most data bytes the current part may have, and the limit that says so: a file's
+    /// or a value's, the one the caller set ([`MultipartReader::limit_part`]), none
+    /// (`u64::MAX`) for a part the caller skips. Decided when it changes, so that each piece
+    /// of data costs one compare for it.
+    part_cap: (u64, MultipartLimit),
+    /// The current part's data counts against [`MultipartLimits::max_text_bytes`]: a value
+    /// the caller does not skip.
+    counts_as_text: bool,
     /// The caller skips the current part's data ([`MultipartReader::skip_part`]).
     skipping: bool,
     /// Preamble or epilogue bytes consumed so far.
@@ -299,9 +304,9 @@ impl MultipartReader {
             files: 0,
             fields: 0,
             part_bytes: 0,
-            value_part: false,
             text_bytes: 0,
-            part_limit: None,
+            part_cap: (u64::MAX, MultipartLimit::BodyBytes),
+            counts_as_text: false,
             skipping: false,
             outside: 0,
         })
@@ -497,7 +502,9 @@ impl MultipartReader {
         if !self.in_part() {
             return false;
         }
-        self.part_limit = Some(max_bytes);
+        if !self.skipping {
+            self.part_cap = (max_bytes, MultipartLimit::PartBytes);
+        }
         true
     }
 
@@ -538,6 +545,8 @@ impl MultipartReader {
             return false;
         }
         self.skipping = true;
+        self.part_cap = (u64::MAX, MultipartLimit::BodyBytes);
+        self.counts_as_text = false;
         true
     }
 
@@ -930,8 +939,12 @@ impl MultipartReader {
         }
         self.parts += 1;
         self.part_bytes = 0;
-        self.value_part = !has_filename;
-        self.part_limit = None;
+        self.part_cap = if has_filename {
+            (self.limits.max_file_bytes, MultipartLimit::FileBytes)
+        } else {
+            (self.limits.max_value_bytes, MultipartLimit::ValueBytes)
+        };
+        self.counts_as_text = !has_filename;
         self.skipping = false;
         self.state = State::DataStart;
         Ok(part)
@@ -1059,23 +1072,15 @@ impl MultipartReader {
     /// within it.
     #[inline]
     fn data_budget(&self) -> (u64, MultipartLimit) {
-        let mut least = (
-            self.limits.max_body_bytes - self.position,
-            MultipartLimit::BodyBytes,
-        );
-        if self.skipping {
-            return least;
-        }
-        let (max, limit) = match self.part_limit {
-            Some(max) => (max, MultipartLimit::PartBytes),
-            None if self.value_part => (self.limits.max_value_bytes, MultipartLimit::ValueBytes),
-            None => (self.limits.max_file_bytes, MultipartLimit::FileBytes),
+        let body = self.limits.max_body_bytes - self.position;
+        let (cap, limit) = self.part_cap;
+        let part = cap.saturating_sub(self.part_bytes);
+        let mut least = if part < body {
+            (part, limit)
+        } else {
+            (body, MultipartLimit::BodyBytes)
         };
-        let part = max.saturating_sub(self.part_bytes);
-        if part < least.0 {
-            least = (part, limit);
-        }
-        if self.value_part {
+        if self.counts_as_text {
             let text = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
             if text < least.0 {
                 least = (text, MultipartLimit::TextBytes);
@@ -1088,7 +1093,7 @@ impl MultipartReader {
     #[inline]
     fn took(&mut self, n: u64) {
         self.part_bytes += n;
-        if self.value_part && !self.skipping {
+        if self.counts_as_text {
             self.text_bytes += n;
         }
     }

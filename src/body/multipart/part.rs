@@ -159,22 +159,29 @@ impl<'a> Part<'a> {
         };
         let name_bytes = unquote(name.raw_value_bytes());
         let name_span = Span::of(block, name_bytes);
-        // The name and filenames as sent, each against its limit: the byte past the limit.
+        // The name and filenames as sent, each against its limit: the byte past the limit
+        // (where it is, looked up only then).
         let over = |value: &[u8], max: usize, limit| {
-            let at = Span::of(block, value).start as usize;
-            (value.len() > max).then_some((at + max, MultipartErrorKind::Limit(limit)))
+            let at = || Span::of(block, value).start as usize;
+            (value.len() > max).then(|| (at() + max, MultipartErrorKind::Limit(limit)))
         };
         if let Some(e) = over(name_bytes, limits.max_name_bytes, MultipartLimit::NameBytes) {
             return Err(e);
         }
-        for param in ["filename", "filename*"] {
-            let Some(p) = disposition.find(param) else {
-                continue;
-            };
-            let raw = unquote(p.raw_value_bytes());
-            let max = limits.max_filename_bytes;
-            if let Some(e) = over(raw, max, MultipartLimit::FilenameBytes) {
-                return Err(e);
+        // One pass over the other parameters (each `find` reads them all again), and none for
+        // a field's usual disposition, `name` alone.
+        if disposition.param_count() > 1 {
+            for p in disposition.params() {
+                let is_filename = p.name().eq_ignore_ascii_case("filename")
+                    || p.name().eq_ignore_ascii_case("filename*");
+                if !is_filename {
+                    continue;
+                }
+                let raw = unquote(p.raw_value_bytes());
+                let max = limits.max_filename_bytes;
+                if let Some(e) = over(raw, max, MultipartLimit::FilenameBytes) {
+                    return Err(e);
+                }
             }
         }
         let name_as_written = profile != Profile::Fetch
