@@ -634,21 +634,14 @@ fn multipart_answer(a: &MultipartArgs) -> Result<String, String> {
                 (Some(i), _) => format!(" in part {i}"),
                 (None, _) => String::new(),
             };
-            let hint = if e.is_limit() {
-                let name = match e.kind {
-                    multipart::MultipartErrorKind::Limit(l) => l.name(),
-                    _ => "",
-                };
-                let hint = match name {
-                    // Set by the reader's caller, not a `MultipartLimits` field.
-                    "max_part_bytes" => String::new(),
-                    name => format!(" (raise it with --limit {name}=N)"),
-                };
-                Some(hint)
-            } else {
-                input
+            // The CLI makes no per-part decision: a limit is always a `--limit` one.
+            let hint = match e.kind {
+                multipart::MultipartErrorKind::Limit(l) => {
+                    Some(format!(" (raise it with --limit {}=N)", l.name()))
+                }
+                _ => input
                     .whole()
-                    .map(|body| multipart_accepted_by(body, boundary, limits))
+                    .map(|body| multipart_accepted_by(body, boundary, limits)),
             };
             format!(
                 "invalid multipart body: {e}{part}{}",
