@@ -148,18 +148,21 @@ fn form_net_multipart(
     out
 }
 
+/// The chunks as the async readers take a body: a stream of owned `Bytes` (cloning one is a
+/// reference-count bump).
+fn chunk_stream(
+    chunks: &[bytes::Bytes],
+) -> impl futures_util::Stream<Item = Result<bytes::Bytes, std::convert::Infallible>> + '_ {
+    futures_util::stream::iter(chunks.iter().cloned().map(Ok))
+}
+
 fn multer_multipart(
     rt: &tokio::runtime::Runtime,
     chunks: &[bytes::Bytes],
     work: Work,
 ) -> Vec<PartOut> {
     rt.block_on(async {
-        let stream = futures_util::stream::iter(
-            chunks
-                .iter()
-                .cloned()
-                .map(Ok::<_, std::convert::Infallible>),
-        );
+        let stream = chunk_stream(chunks);
         let constraints = multer::Constraints::new().size_limit(
             multer::SizeLimit::new()
                 .whole_stream(u64::MAX)
@@ -193,12 +196,7 @@ fn ours_async_multipart(
     limits: MultipartLimits,
 ) -> Vec<PartOut> {
     rt.block_on(async {
-        let stream = futures_util::stream::iter(
-            chunks
-                .iter()
-                .cloned()
-                .map(Ok::<_, std::convert::Infallible>),
-        );
+        let stream = chunk_stream(chunks);
         let config = reqparse::stream::MultipartConfig {
             profile: Profile::Fetch,
             limits,
