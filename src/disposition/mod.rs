@@ -516,6 +516,13 @@ impl<'a> ContentDisposition<'a> {
         crate::bytes::as_str(self.kind)
     }
 
+    /// The disposition type's bytes as written: [`disposition_type`](Self::disposition_type)
+    /// without its UTF-8 check, for a caller that compares them (a multipart part's
+    /// `form-data`, once a part).
+    pub(crate) fn type_bytes(&self) -> &'a [u8] {
+        self.kind
+    }
+
     /// The disposition type for comparing: `inline`, `attachment` and `form-data` in any case
     /// are their [`DispositionType`] variant, any other type is [`DispositionType::Other`] as
     /// written. Its [`as_str`](DispositionType::as_str) is the lowercase name the CLI, the

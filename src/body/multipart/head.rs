@@ -1,17 +1,198 @@
-//! A part's header block: each line checked as it completes, and the [`Part`] handed out
-//! when the block's empty line arrives.
+//! A part's header block, read once: each line checked as it completes, and each field the
+//! part is made of (`Content-Disposition`, `Content-Type`, Strict's
+//! `Content-Transfer-Encoding`) read as it completes, so that the [`Part`] handed out when the
+//! block's empty line arrives needs no second pass over the block. A field's own errors wait
+//! for the empty line: the lines' errors and the block's limits come first, whatever the
+//! reads.
 #![forbid(unsafe_code)]
 
+use super::error::MultipartLimits;
 use super::machine::{Ev, Moved, State};
+use super::part::{parse_disposition, trim, unquote, Span};
 use super::{MultipartError, MultipartErrorKind, MultipartLimit, MultipartReader, Part, Profile};
 use crate::body::find_byte;
-use crate::body::grammar::{is, FIELD, TOKEN, WS};
+use crate::body::grammar::{is, skip, FIELD, TOKEN, WS};
 use crate::bytes::slice;
+use crate::disposition::ContentDisposition;
+use alloc::borrow::Cow;
+
+/// Where in a header block something is, and what is wrong there.
+type Fault = (usize, MultipartErrorKind);
+
+/// What the fields of the header block read so far make of the part, in offsets from the
+/// block's start (which stays put while the block is read: nothing is consumed).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Fields {
+    /// The last field whose line has been read, not yet the field itself ((Lenient) a line
+    /// that starts with SP or HTAB may continue it): where it starts, its colon, where the
+    /// text of its last line ends.
+    open: Option<(usize, usize, usize)>,
+    /// The value of the last `Content-Disposition`, and the part it makes (or what is wrong
+    /// with it: checked as the whole block was, in the same order).
+    disposition: Option<(Span, Result<Named, Fault>)>,
+    /// The value of the last `Content-Type`.
+    content_type: Option<Span>,
+    /// The first field that is wrong (a disposition that does not parse, a repeated field, a
+    /// transfer encoding): no field after it is read.
+    fault: Option<Fault>,
+}
+
+/// What a `Content-Disposition` of type `form-data` with a `name` says of its part.
+#[derive(Clone, Copy, Debug)]
+struct Named {
+    name: Span,
+    has_filename: bool,
+    name_as_written: bool,
+}
+
+impl Fields {
+    /// Reads the open field, if any, out of `seen` (the block so far).
+    fn close(&mut self, seen: &[u8], profile: Profile, limits: &MultipartLimits) {
+        let Some((start, colon, end)) = self.open.take() else {
+            return;
+        };
+        if self.fault.is_some() {
+            return;
+        }
+        if let Err(fault) = self.read(seen, start, colon, end, profile, limits) {
+            self.fault = Some(fault);
+        }
+    }
+
+    /// The field `seen[start..end]`, whose (checked) name ends at the colon at `colon`.
+    fn read(
+        &mut self,
+        seen: &[u8],
+        start: usize,
+        colon: usize,
+        end: usize,
+        profile: Profile,
+        limits: &MultipartLimits,
+    ) -> Result<(), Fault> {
+        let name = trim(slice(seen, start..colon));
+        let raw = slice(seen, (colon + 1).min(end)..end);
+        let lead = raw.len() - trim_start(raw).len();
+        let value = trim(raw);
+        let value_at = colon + 1 + lead;
+        let strict = profile == Profile::Strict;
+        if is_named(name, b"content-disposition") {
+            if strict && self.disposition.is_some() {
+                return Err((start, MultipartErrorKind::DuplicateHeader));
+            }
+            let cd = parse_disposition(value, profile).map_err(|e| {
+                (
+                    value_at + e.offset,
+                    MultipartErrorKind::InvalidDisposition(e.kind),
+                )
+            })?;
+            let named = named(&cd, seen, value_at, profile, limits);
+            self.disposition = Some((Span::of(seen, value), named));
+        } else if is_named(name, b"content-type") {
+            if strict && self.content_type.is_some() {
+                return Err((start, MultipartErrorKind::DuplicateHeader));
+            }
+            self.content_type = Some(Span::of(seen, value));
+        } else if strict
+            && is_named(name, b"content-transfer-encoding")
+            && ![&b"7bit"[..], b"8bit", b"binary"]
+                .iter()
+                .any(|e| value.eq_ignore_ascii_case(e))
+        {
+            return Err((value_at, MultipartErrorKind::TransferEncoding));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `name`, a checked field name (a token), is `lower` (lowercase ASCII letters and
+/// `-`) in any case: eight bytes at a time, `| 0x20` taking `A-Z` to `a-z` (and onto `-`
+/// only CR, which no token holds), a last word overlapping the one before for the rest. A
+/// part's every field is compared with `content-disposition` and `content-type`: byte by
+/// byte, that cost as much as checking the line.
+pub(super) fn is_named(name: &[u8], lower: &[u8]) -> bool {
+    if name.len() != lower.len() {
+        return false;
+    }
+    let (Some(last), Some(lower_last)) = (name.last_chunk::<8>(), lower.last_chunk::<8>()) else {
+        return name.iter().zip(lower).all(|(&a, &b)| (a | 0x20) == b);
+    };
+    let folded = |w: &[u8; 8]| u64::from_le_bytes(*w) | 0x2020_2020_2020_2020;
+    let (words, _) = name.as_chunks::<8>();
+    let (lower_words, _) = lower.as_chunks::<8>();
+    folded(last) == u64::from_le_bytes(*lower_last)
+        && words
+            .iter()
+            .zip(lower_words)
+            .all(|(a, b)| folded(a) == u64::from_le_bytes(*b))
+}
+
+/// `bytes` without leading SP, HTAB (and folds).
+fn trim_start(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .position(|&b| !super::part::is_space(b))
+        .unwrap_or(bytes.len());
+    slice(bytes, start..)
+}
+
+/// What the disposition `cd` (the value at `value_at` of a field in `seen`) makes of
+/// its part, should it be the block's last: its type must be `form-data`, its `name` there
+/// and within its limit, its filenames within theirs.
+fn named(
+    cd: &ContentDisposition<'_>,
+    seen: &[u8],
+    value_at: usize,
+    profile: Profile,
+    limits: &MultipartLimits,
+) -> Result<Named, Fault> {
+    if !cd.type_bytes().eq_ignore_ascii_case(b"form-data") {
+        return Err((value_at, MultipartErrorKind::NotFormData));
+    }
+    let Some(name) = cd.name_param() else {
+        return Err((value_at, MultipartErrorKind::MissingName));
+    };
+    let name_bytes = unquote(name.raw_value_bytes());
+    // The name and filenames as sent, each against its limit: the byte past the limit
+    // (where it is, looked up only then).
+    let over = |bytes: &[u8], max: usize, limit| {
+        let at = || Span::of(seen, bytes).start();
+        (bytes.len() > max).then(|| (at() + max, MultipartErrorKind::Limit(limit)))
+    };
+    if let Some(e) = over(name_bytes, limits.max_name_bytes, MultipartLimit::NameBytes) {
+        return Err(e);
+    }
+    // One pass over the other parameters (each `find` reads them all again), and none for a
+    // field's usual disposition, `name` alone.
+    if cd.param_count() > 1 {
+        for p in cd.params() {
+            let is_filename = p.name().eq_ignore_ascii_case("filename")
+                || p.name().eq_ignore_ascii_case("filename*");
+            if !is_filename {
+                continue;
+            }
+            let raw = unquote(p.raw_value_bytes());
+            let max = limits.max_filename_bytes;
+            if let Some(e) = over(raw, max, MultipartLimit::FilenameBytes) {
+                return Err(e);
+            }
+        }
+    }
+    let name_as_written = profile != Profile::Fetch
+        && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
+    Ok(Named {
+        name: Span::of(seen, name_bytes),
+        has_filename: cd.filename().is_some(),
+        name_as_written,
+    })
+}
 
 impl MultipartReader {
-    /// A part's header block: checks each line as it completes and hands out the part when
-    /// the empty line arrives. Bytes scanned by an earlier call (`scanned`: fed again, with
-    /// more after them) are not scanned again: on 1-byte reads each byte is looked at once.
+    /// A part's header block: checks each line as it completes, reads each field when the
+    /// line after it shows it complete, and hands out the part when the empty line arrives.
+    /// Bytes scanned by an earlier call (`scanned`: fed again, with more after them) are not
+    /// scanned again: on 1-byte reads each byte is looked at once. A line seen whole from its
+    /// start (most lines, on reads of any size) costs one search, for its CRLF and any CR or
+    /// NUL before it at once.
     pub(super) fn headers(
         &mut self,
         rest: &[u8],
@@ -23,9 +204,30 @@ impl MultipartReader {
     ) -> Result<Moved, MultipartError> {
         let seen = slice(rest, ..rest.len().min(window));
         let mut from = scanned.clamp(line, seen.len().max(line));
+        let crlf = self.lf.is_none();
         loop {
-            let Some(lf) = find_byte(b'\n', slice(seen, from.min(seen.len())..)).map(|i| from + i)
-            else {
+            // The empty line (its CRLF right at the line's start: no LF can be before it).
+            if crlf && seen.get(line..line + 2) == Some(b"\r\n") {
+                self.head.close(seen, self.profile, &self.limits);
+                return Ok((line + 2, Ev::Part(line)));
+            }
+            // A line seen from its start: one search finds its CRLF and tells whether a CR,
+            // an LF or a NUL comes before it (then the line is read the long way).
+            let mut clean = false;
+            let found = if crlf && from == line {
+                let text = slice(seen, line..);
+                match memchr::memchr3(b'\r', b'\n', 0, text) {
+                    Some(i) if text.get(i..i + 2) == Some(b"\r\n") => {
+                        clean = true;
+                        Some(line + i + 1)
+                    }
+                    Some(_) => find_byte(b'\n', text).map(|i| line + i),
+                    None => None,
+                }
+            } else {
+                find_byte(b'\n', slice(seen, from.min(seen.len())..)).map(|i| from + i)
+            };
+            let Some(lf) = found else {
                 if rest.len() >= window {
                     return Err(self.limit_at(window, limit));
                 }
@@ -39,7 +241,7 @@ impl MultipartReader {
                 return Ok((0, Ev::More));
             };
             // The line's end: its CRLF, or in a body whose lines end in LF, its LF.
-            let end = if self.lf.is_some() {
+            let end = if !crlf {
                 lf
             } else if lf == line || seen.get(lf - 1) != Some(&b'\r') {
                 return Err(self.error_at(lf, MultipartErrorKind::BareLf));
@@ -47,10 +249,13 @@ impl MultipartReader {
                 lf - 1
             };
             let text = slice(seen, line..end);
-            if let Some(cr) = memchr::memchr(b'\r', text) {
-                return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
+            if !clean {
+                if let Some(cr) = memchr::memchr(b'\r', text) {
+                    return Err(self.error_at(line + cr, MultipartErrorKind::BareCr));
+                }
             }
             if text.is_empty() {
+                self.head.close(seen, self.profile, &self.limits);
                 return Ok((lf + 1, Ev::Part(line)));
             }
             // (Lenient) A line starting with SP or HTAB after a field continues it (RFC 5322
@@ -58,26 +263,52 @@ impl MultipartReader {
             let continued = self.profile == Profile::Lenient
                 && lines > 0
                 && text.first().is_some_and(|&b| is(b, WS));
-            if !continued {
+            if continued {
+                if let Some(open) = &mut self.head.open {
+                    open.2 = end;
+                }
+            } else {
                 if lines == self.limits.max_headers {
                     return Err(self.limit_at(line, MultipartLimit::Headers));
                 }
-                if let Err(at) = check_field(text, self.profile) {
-                    return Err(self.error_at(line + at, MultipartErrorKind::InvalidHeader));
-                }
+                let colon = match check_field(text, self.profile, clean) {
+                    Ok(colon) => colon,
+                    Err(at) => {
+                        return Err(self.error_at(line + at, MultipartErrorKind::InvalidHeader))
+                    }
+                };
                 lines += 1;
+                // The field before this line is whole.
+                self.head.close(seen, self.profile, &self.limits);
+                self.head.open = Some((line, line + colon, end));
             }
             line = lf + 1;
             from = line;
         }
     }
 
-    /// The part whose (checked) header block is `block`, at the current position; its data
-    /// comes next.
+    /// The part whose (checked) header block is `block`, at the current position, as its
+    /// fields made it; its data comes next.
     pub(super) fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
-        let part = Part::parse(block, self.position, self.parts, self.profile, &self.limits)
-            .map_err(|(at, kind)| self.error_at(at, kind))?;
-        let has_filename = part.has_filename();
+        let fields = self.head;
+        if let Some((at, kind)) = fields.fault {
+            return Err(self.error_at(at, kind));
+        }
+        let Some((disposition, named)) = fields.disposition else {
+            return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
+        };
+        let named = named.map_err(|(at, kind)| self.error_at(at, kind))?;
+        let has_filename = named.has_filename;
+        let part = Part::new(
+            block,
+            self.position,
+            self.parts,
+            self.profile,
+            [named.name, disposition],
+            fields.content_type,
+            has_filename,
+            named.name_as_written,
+        );
         if has_filename {
             if self.files == self.limits.max_files {
                 return Err(self.limit_at(0, MultipartLimit::Files));
@@ -103,45 +334,56 @@ impl MultipartReader {
     }
 }
 
-/// Checks one header line (without its CRLF); `Err` has the offset of the offending byte.
-/// Fetch and Lenient: a token name between optional whitespace, `:`, anything but CR and LF
-/// (the Fetch Standard's "parse multipart/form-data headers"; WPT formdata-parsing "Parse
-/// whitespace before a header name", "Parse whitespace between a header name and the colon"),
-/// and in Fetch no NUL (WPT formdata-parsing "Parse failure: NUL in a name", "Parse failure:
-/// NUL in an unknown header"). Strict: RFC 9110 §5: no whitespace around the name, a value of
-/// field-vchar, SP and HTAB.
-pub(super) fn check_field(line: &[u8], profile: Profile) -> Result<(), usize> {
+/// Checks one header line (without its CRLF): `Ok` has the offset of its colon, `Err` the
+/// offset of the offending byte. Fetch and Lenient: a token name between optional whitespace,
+/// `:`, anything but CR and LF (the Fetch Standard's "parse multipart/form-data headers"; WPT
+/// formdata-parsing "Parse whitespace before a header name", "Parse whitespace between a
+/// header name and the colon"), and in Fetch no NUL (WPT formdata-parsing "Parse failure: NUL
+/// in a name", "Parse failure: NUL in an unknown header"). Strict: RFC 9110 §5: no whitespace
+/// around the name, a value of field-vchar, SP and HTAB. `clean`: the line is known to hold
+/// no NUL (the search for its end looked).
+pub(super) fn check_field(line: &[u8], profile: Profile, clean: bool) -> Result<usize, usize> {
     if profile == Profile::Strict {
         // A token right up to the colon: a line starting with whitespace is obs-fold.
-        let colon = line
-            .iter()
-            .position(|&b| !is(b, TOKEN))
-            .unwrap_or(line.len());
+        let colon = skip(line, 0, TOKEN);
         if colon == 0 || line.get(colon) != Some(&b':') {
             return Err(colon);
         }
         return match slice(line, colon + 1..).iter().position(|&b| !is(b, FIELD)) {
             Some(i) => Err(colon + 1 + i),
-            None => Ok(()),
+            None => Ok(colon),
         };
     }
-    let colon = memchr::memchr(b':', line).ok_or(line.len())?;
+    // The usual line, forward: whitespace, a token, whitespace, the colon.
+    let start = skip(line, 0, WS);
+    let end = skip(line, start, TOKEN);
+    let colon = skip(line, end, WS);
+    if end == start || line.get(colon) != Some(&b':') {
+        return Err(field_name_error(line));
+    }
+    if profile == Profile::Fetch && !clean {
+        if let Some(nul) = memchr::memchr(0, slice(line, colon + 1..)) {
+            return Err(colon + 1 + nul);
+        }
+    }
+    Ok(colon)
+}
+
+/// (Fetch, Lenient) Where a line that is not whitespace, a token, whitespace and a colon goes
+/// wrong: past its end without a colon; else the name before the first colon, less the
+/// whitespace around it, is empty (where it would start) or holds a byte that is no token's.
+fn field_name_error(line: &[u8]) -> usize {
+    let Some(colon) = memchr::memchr(b':', line) else {
+        return line.len();
+    };
     let name = slice(line, ..colon);
     let start = name.iter().position(|&b| !is(b, WS)).unwrap_or(colon);
     let end = name
         .iter()
         .rposition(|&b| !is(b, WS))
         .map_or(start, |i| i + 1);
-    if start == end {
-        return Err(start);
-    }
-    if let Some(i) = slice(name, start..end).iter().position(|&b| !is(b, TOKEN)) {
-        return Err(start + i);
-    }
-    if profile == Profile::Fetch {
-        if let Some(nul) = memchr::memchr(0, slice(line, colon + 1..)) {
-            return Err(colon + 1 + nul);
-        }
-    }
-    Ok(())
+    slice(name, start..end)
+        .iter()
+        .position(|&b| !is(b, TOKEN))
+        .map_or(start, |i| start + i)
 }

@@ -3,6 +3,7 @@
 //! data (its header block is [`head`](super::head)'s). [`MultipartReader::decode`] runs it.
 #![forbid(unsafe_code)]
 
+use super::head::Fields;
 use super::search::partial_at_end;
 use super::{
     MultipartError, MultipartErrorKind, MultipartEvent, MultipartLimit, MultipartReader, Profile,
@@ -337,6 +338,7 @@ impl MultipartReader {
             // Smaller than a usize header budget, so it fits.
             (body_budget as usize, MultipartLimit::BodyBytes)
         };
+        self.head = Fields::default();
         self.state = State::Headers {
             line: 0,
             scanned: 0,

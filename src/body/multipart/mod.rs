@@ -208,6 +208,8 @@ pub struct MultipartReader {
     skipping: bool,
     /// Preamble or epilogue bytes consumed so far.
     outside: usize,
+    /// What the current header block's fields read so far make of its part.
+    head: head::Fields,
 }
 
 impl MultipartReader {
@@ -255,6 +257,7 @@ impl MultipartReader {
             counts_as_text: false,
             skipping: false,
             outside: 0,
+            head: head::Fields::default(),
         })
     }
 

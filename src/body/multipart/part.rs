@@ -4,7 +4,6 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 
-use super::error::{MultipartErrorKind, MultipartLimit, MultipartLimits};
 use super::filename::Filename;
 use super::mime::MimeType;
 use super::profile::Profile;
@@ -70,7 +69,7 @@ pub struct Part<'a> {
 /// so that a [`MultipartEvent`] (moved out of every `decode` call, one per byte on 1-byte
 /// reads) stays small.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
+pub(super) struct Span {
     start: u32,
     end: u32,
 }
@@ -78,7 +77,7 @@ struct Span {
 impl Span {
     /// The span of `sub`, a slice of `block`; an empty span if it is not one (a broken
     /// invariant: every slice handed here was cut from `block`).
-    fn of(block: &[u8], sub: &[u8]) -> Span {
+    pub(super) fn of(block: &[u8], sub: &[u8]) -> Span {
         let start = offset_in(block, sub);
         let end = start.map(|s| s + sub.len());
         match (start.map(u32::try_from), end.map(u32::try_from)) {
@@ -90,119 +89,42 @@ impl Span {
         }
     }
 
+    /// Where the bytes start.
+    pub(super) fn start(self) -> usize {
+        self.start as usize
+    }
+
     fn get(self, block: &[u8]) -> &[u8] {
         slice(block, self.start as usize..self.end as usize)
     }
 }
 
 impl<'a> Part<'a> {
-    /// The part whose checked header block (lines of a field each, without the empty line)
-    /// is `block`, at `offset` in the body, the `index`th: its `Content-Disposition` must be
-    /// `form-data` with a `name`. `Err`: where in the block, and what is wrong.
-    pub(super) fn parse(
+    /// The part whose checked header block is `block`, at `offset` in the body, the `index`th,
+    /// as [`head`](super::head) read its fields: where its name and its `Content-Disposition`
+    /// are (`spans`), and its `Content-Type`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
         block: &'a [u8],
         offset: u64,
         index: usize,
         profile: Profile,
-        limits: &MultipartLimits,
-    ) -> Result<Self, (usize, MultipartErrorKind)> {
-        let mut found: Option<(ContentDisposition<'a>, usize, Span)> = None;
-        let mut content_type = None;
-        let mut at = 0;
-        let folds = profile == Profile::Lenient;
-        while let Some((start, line, next)) = next_field(block, at, folds) {
-            at = next;
-            let colon = memchr::memchr(b':', line).unwrap_or(line.len());
-            let name = trim(slice(line, ..colon));
-            let value_at = start + colon + 1;
-            let raw = slice(line, (colon + 1).min(line.len())..);
-            let lead = raw.iter().take_while(|&&b| is_space(b)).count();
-            let value = trim(raw);
-            let value_at = value_at + lead;
-            let strict = profile == Profile::Strict;
-            if name.eq_ignore_ascii_case(b"content-disposition") {
-                if strict && found.is_some() {
-                    return Err((start, MultipartErrorKind::DuplicateHeader));
-                }
-                let cd = parse_disposition(value, profile).map_err(|e| {
-                    (
-                        value_at + e.offset,
-                        MultipartErrorKind::InvalidDisposition(e.kind),
-                    )
-                })?;
-                found = Some((cd, value_at, Span::of(block, value)));
-            } else if name.eq_ignore_ascii_case(b"content-type") {
-                if strict && content_type.is_some() {
-                    return Err((start, MultipartErrorKind::DuplicateHeader));
-                }
-                content_type = Some(Span::of(block, value));
-            } else if strict
-                && name.eq_ignore_ascii_case(b"content-transfer-encoding")
-                && ![&b"7bit"[..], b"8bit", b"binary"]
-                    .iter()
-                    .any(|e| value.eq_ignore_ascii_case(e))
-            {
-                return Err((value_at, MultipartErrorKind::TransferEncoding));
-            }
-        }
-        let Some((disposition, cd_at, cd_span)) = found else {
-            return Err((0, MultipartErrorKind::MissingDisposition));
-        };
-        if !disposition
-            .disposition_type()
-            .eq_ignore_ascii_case("form-data")
-        {
-            return Err((cd_at, MultipartErrorKind::NotFormData));
-        }
-        let Some(name) = disposition.find("name") else {
-            return Err((cd_at, MultipartErrorKind::MissingName));
-        };
-        let name_bytes = unquote(name.raw_value_bytes());
-        let name_span = Span::of(block, name_bytes);
-        // The name and filenames as sent, each against its limit: the byte past the limit
-        // (where it is, looked up only then).
-        let over = |value: &[u8], max: usize, limit| {
-            let at = || Span::of(block, value).start as usize;
-            (value.len() > max).then(|| (at() + max, MultipartErrorKind::Limit(limit)))
-        };
-        if let Some(e) = over(name_bytes, limits.max_name_bytes, MultipartLimit::NameBytes) {
-            return Err(e);
-        }
-        // One pass over the other parameters (each `find` reads them all again), and none for
-        // a field's usual disposition, `name` alone.
-        if disposition.param_count() > 1 {
-            for p in disposition.params() {
-                let is_filename = p.name().eq_ignore_ascii_case("filename")
-                    || p.name().eq_ignore_ascii_case("filename*");
-                if !is_filename {
-                    continue;
-                }
-                let raw = unquote(p.raw_value_bytes());
-                let max = limits.max_filename_bytes;
-                if let Some(e) = over(raw, max, MultipartLimit::FilenameBytes) {
-                    return Err(e);
-                }
-            }
-        }
-        let name_as_written = profile != Profile::Fetch
-            && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
-        let has_filename = disposition.filename().is_some();
-        Ok(Part {
+        [name, disposition]: [Span; 2],
+        content_type: Option<Span>,
+        has_filename: bool,
+        name_as_written: bool,
+    ) -> Self {
+        Part {
             block,
             offset,
             index,
-            name: name_span,
+            name,
             content_type,
-            disposition: cd_span,
+            disposition,
             has_filename,
             name_as_written,
             profile,
-        })
-    }
-
-    /// Whether the disposition has a filename: the part is a file, not a value.
-    pub(super) fn has_filename(&self) -> bool {
-        self.has_filename
+        }
     }
 
     /// The same part over `block`, a copy of its header block kept elsewhere (the async
@@ -431,7 +353,7 @@ impl<'a> Part<'a> {
 
 /// A part's `Content-Disposition` value, by the profile's parser: Lenient's may be folded,
 /// its folds whitespace where whitespace may be.
-fn parse_disposition(
+pub(super) fn parse_disposition(
     value: &[u8],
     profile: Profile,
 ) -> Result<ContentDisposition<'_>, DispositionError> {
@@ -492,7 +414,7 @@ fn unfold_text(text: Cow<'_, str>, profile: Profile) -> Cow<'_, str> {
 }
 
 /// A quoted value without its quotes; anything else as it is.
-fn unquote(raw: &[u8]) -> &[u8] {
+pub(super) fn unquote(raw: &[u8]) -> &[u8] {
     match raw {
         [b'"', inner @ .., b'"'] => inner,
         _ => raw,
@@ -559,12 +481,12 @@ fn next_field(block: &[u8], at: usize, folds: bool) -> Option<(usize, &[u8], usi
 }
 
 /// SP, HTAB, and the CR and LF of a fold (the only line breaks inside a field).
-fn is_space(b: u8) -> bool {
+pub(super) fn is_space(b: u8) -> bool {
     is(b, WS) || b == b'\r' || b == b'\n'
 }
 
 /// `bytes` without leading and trailing SP and HTAB (and folds).
-fn trim(bytes: &[u8]) -> &[u8] {
+pub(super) fn trim(bytes: &[u8]) -> &[u8] {
     let start = bytes
         .iter()
         .position(|&b| !is_space(b))

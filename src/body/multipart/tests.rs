@@ -43,16 +43,78 @@ fn skip_data_is_decode_unseen() {
 
 #[test]
 fn fields() {
-    assert_eq!(check_field(b"A: b", Profile::Strict), Ok(()));
-    assert_eq!(check_field(b" A : b", Profile::Fetch), Ok(()));
-    assert_eq!(check_field(b"A : b", Profile::Strict), Err(1));
-    assert_eq!(check_field(b"A: b\0", Profile::Strict), Err(4));
-    assert_eq!(check_field(b"A: b\0", Profile::Fetch), Err(4));
-    assert_eq!(check_field(b"A: b\0", Profile::Lenient), Ok(()));
-    assert_eq!(check_field(b"A: \x01b", Profile::Fetch), Ok(()));
-    assert_eq!(check_field(b"no colon", Profile::Fetch), Err(8));
-    assert_eq!(check_field(b": v", Profile::Lenient), Err(0));
-    assert_eq!(check_field(b"a\"b: v", Profile::Lenient), Err(1));
+    let check = |line: &[u8], profile| check_field(line, profile, false);
+    assert_eq!(check(b"A: b", Profile::Strict), Ok(1));
+    assert_eq!(check(b" A : b", Profile::Fetch), Ok(3));
+    assert_eq!(check(b"A : b", Profile::Strict), Err(1));
+    assert_eq!(check(b"A: b\0", Profile::Strict), Err(4));
+    assert_eq!(check(b"A: b\0", Profile::Fetch), Err(4));
+    assert_eq!(check(b"A: b\0", Profile::Lenient), Ok(1));
+    assert_eq!(check(b"A: \x01b", Profile::Fetch), Ok(1));
+    assert_eq!(check(b"no colon", Profile::Fetch), Err(8));
+    assert_eq!(check(b": v", Profile::Lenient), Err(0));
+    assert_eq!(check(b"a\"b: v", Profile::Lenient), Err(1));
+    // The name's errors where the forward reading stops elsewhere: whitespace inside it, a
+    // colon-less line with a token, a byte past the whitespace after it.
+    assert_eq!(check(b" a b: v", Profile::Fetch), Err(2));
+    assert_eq!(check(b"ab", Profile::Lenient), Err(2));
+    assert_eq!(check(b"  : v", Profile::Fetch), Err(2));
+    assert_eq!(check(b"a \x01: v", Profile::Fetch), Err(1));
+    assert_eq!(check(b"a:b:c", Profile::Fetch), Ok(1));
+    // A line the search for its end found no NUL in reads the same without the NUL check.
+    for line in [
+        &b"A: b"[..],
+        b" A : b",
+        b"A : b",
+        b"no colon",
+        b": v",
+        b"A: \x01b",
+        b"a:b:c",
+    ] {
+        for profile in Profile::ALL {
+            assert_eq!(
+                check_field(line, profile, true),
+                check(line, profile),
+                "{profile} {line:?}"
+            );
+        }
+    }
+}
+
+/// The word-wise compare of a field's name is `eq_ignore_ascii_case` on tokens, at every
+/// length around a word's.
+#[test]
+fn field_names() {
+    let names: [&[u8]; 3] = [
+        b"content-disposition",
+        b"content-type",
+        b"content-transfer-encoding",
+    ];
+    let mut tried = 0;
+    for lower in names {
+        for len in 1..=lower.len() {
+            let lower = &lower[..len];
+            // Each byte in both cases, and each byte one off (a near miss).
+            for at in 0..len {
+                for swap in [0x20u8, 0x01, 0x21] {
+                    let mut name = lower.to_vec();
+                    name[at] ^= swap;
+                    if !name
+                        .iter()
+                        .all(|&b| crate::body::grammar::is(b, crate::body::grammar::TOKEN))
+                    {
+                        continue;
+                    }
+                    let want = name.eq_ignore_ascii_case(lower);
+                    assert_eq!(head::is_named(&name, lower), want, "{name:?} {lower:?}");
+                    tried += 1;
+                }
+            }
+            assert!(head::is_named(lower, lower));
+            assert!(!head::is_named(&lower[1..], lower));
+        }
+    }
+    assert!(tried > 300, "{tried}");
 }
 
 #[test]
