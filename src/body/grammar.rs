@@ -55,9 +55,39 @@ pub(super) fn skip(bytes: &[u8], mut i: usize, class: u8) -> usize {
     i
 }
 
+/// [`skip`], eight bytes per step while they last (one table lookup and AND per byte, one
+/// branch per eight): for runs long enough for that to pay, a header field's name.
+pub(super) fn run(bytes: &[u8], mut i: usize, class: u8) -> usize {
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        if chunk
+            .iter()
+            .fold(class, |all, &b| all & crate::bytes::row(&CLASS, b))
+            == 0
+        {
+            break;
+        }
+        i += 8;
+    }
+    skip(bytes, i, class)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `run` stops where `skip` does, at every start and every length around its words.
+    #[test]
+    fn runs_stop_where_skip_does() {
+        let line = b"Content-Disposition : form-data\tx-y_z~!#$%&'*+.^`|AbC09:";
+        for class in [WS, TOKEN, FIELD] {
+            for end in 0..=line.len() {
+                for start in 0..=end {
+                    let bytes = &line[..end];
+                    assert_eq!(run(bytes, start, class), skip(bytes, start, class));
+                }
+            }
+        }
+    }
 
     #[test]
     fn class_rows() {

@@ -11,7 +11,7 @@ use super::machine::{Ev, Moved, State};
 use super::part::{parse_disposition, trim, unquote, Span};
 use super::{MultipartError, MultipartErrorKind, MultipartLimit, MultipartReader, Part, Profile};
 use crate::body::find_byte;
-use crate::body::grammar::{is, skip, FIELD, TOKEN, WS};
+use crate::body::grammar::{is, run, skip, FIELD, TOKEN, WS};
 use crate::bytes::slice;
 use crate::disposition::ContentDisposition;
 use alloc::borrow::Cow;
@@ -145,7 +145,8 @@ fn named(
     profile: Profile,
     limits: &MultipartLimits,
 ) -> Result<Named, Fault> {
-    if !cd.type_bytes().eq_ignore_ascii_case(b"form-data") {
+    // The type is a token (every profile's grammar reads it so).
+    if !is_named(cd.type_bytes(), b"form-data") {
         return Err((value_at, MultipartErrorKind::NotFormData));
     }
     let Some(name) = cd.name_param() else {
@@ -345,7 +346,7 @@ impl MultipartReader {
 pub(super) fn check_field(line: &[u8], profile: Profile, clean: bool) -> Result<usize, usize> {
     if profile == Profile::Strict {
         // A token right up to the colon: a line starting with whitespace is obs-fold.
-        let colon = skip(line, 0, TOKEN);
+        let colon = run(line, 0, TOKEN);
         if colon == 0 || line.get(colon) != Some(&b':') {
             return Err(colon);
         }
@@ -356,7 +357,7 @@ pub(super) fn check_field(line: &[u8], profile: Profile, clean: bool) -> Result<
     }
     // The usual line, forward: whitespace, a token, whitespace, the colon.
     let start = skip(line, 0, WS);
-    let end = skip(line, start, TOKEN);
+    let end = run(line, start, TOKEN);
     let colon = skip(line, end, WS);
     if end == start || line.get(colon) != Some(&b':') {
         return Err(field_name_error(line));

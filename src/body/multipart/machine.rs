@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::head::Fields;
-use super::search::partial_at_end;
+use super::search::{partial_at_end, starts_with};
 use super::{
     MultipartError, MultipartErrorKind, MultipartEvent, MultipartLimit, MultipartReader, Profile,
     Step,
@@ -355,7 +355,7 @@ impl MultipartReader {
     /// and [`write()`] refuses it).
     fn data_start(&mut self, rest: &[u8], eof: bool) -> Moved {
         let dash = slice(self.search.delimiter(), 2..);
-        if rest.starts_with(dash) {
+        if starts_with(rest, dash) {
             let n = dash.len();
             self.state = State::AfterBoundary { padding: 0 };
             return (n, Ev::PartEnd);
@@ -394,7 +394,7 @@ impl MultipartReader {
         }
         // The delimiter right here (the usual case after a piece of data that ended at it):
         // no search, which for a small part costs more than the part.
-        if rest.starts_with(delimiter) {
+        if starts_with(rest, delimiter) {
             self.state = State::AfterBoundary { padding: 0 };
             return Ok((n, Ev::PartEnd));
         }

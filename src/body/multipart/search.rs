@@ -124,6 +124,15 @@ const CREDIT_MAX: isize = 256;
 /// The stretch handed to `memmem` when candidates are dense.
 const DENSE_CHUNK: usize = 4096;
 
+/// Whether `rest` starts with `needle` (the delimiter, or `--boundary`): compared a word at a
+/// time, inline, where `starts_with` calls `memcmp` (a part's end and its data's start, each
+/// once a part).
+#[inline]
+pub(super) fn starts_with(rest: &[u8], needle: &[u8]) -> bool {
+    rest.get(..needle.len())
+        .is_some_and(|window| mismatch(window, needle).is_none())
+}
+
 /// Whether `window` (as long as `delimiter`) is `delimiter`.
 #[inline]
 fn is_delimiter(window: &[u8], delimiter: &[u8]) -> bool {
@@ -512,6 +521,22 @@ mod tests {
                     hay[at..at + d.len()].copy_from_slice(&d);
                 }
                 assert_eq!(search.find(&hay), naive(&hay, &d), "{round}");
+            }
+        }
+    }
+
+    #[test]
+    fn starts_with_is_slice_starts_with() {
+        let d = b"\r\n------WebKitFormBoundary7MA4YWxkTrZu0g";
+        for needle in [&d[..], &d[2..], &d[..3], b"--b"] {
+            for len in 0..=d.len() + 2 {
+                let mut rest = d.repeat(2)[..len].to_vec();
+                assert_eq!(starts_with(&rest, needle), rest.starts_with(needle));
+                for at in 0..len {
+                    rest[at] ^= 1;
+                    assert_eq!(starts_with(&rest, needle), rest.starts_with(needle));
+                    rest[at] ^= 1;
+                }
             }
         }
     }
