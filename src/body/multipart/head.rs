@@ -79,6 +79,17 @@ impl Fields {
             if strict && self.disposition.is_some() {
                 return Err((start, MultipartErrorKind::DuplicateHeader));
             }
+            if profile == Profile::Fetch {
+                if let Some(field) = browser_field(value) {
+                    let named = name_within(seen, field, limits).map(|name| Named {
+                        name,
+                        has_filename: false,
+                        name_as_written: false,
+                    });
+                    self.disposition = Some((Span::of(seen, value), named));
+                    return Ok(());
+                }
+            }
             let cd = parse_disposition(value, profile).map_err(|e| {
                 (
                     value_at + e.offset,
@@ -133,6 +144,39 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
         .position(|&b| !super::part::is_space(b))
         .unwrap_or(bytes.len());
     slice(bytes, start..)
+}
+
+/// (Fetch) The name of a disposition written `form-data; name="…"`, as browsers write a
+/// value's (HTML's multipart/form-data encoding), its name printable ASCII without `"`: all
+/// that [`ContentDisposition::parse_form_data`] reads of it (the type `form-data`, that name
+/// alone as written, no filename), without its grammar, which costs a field more than the
+/// rest of its part. `None` for any other value: the parser reads it.
+pub(super) fn browser_field(value: &[u8]) -> Option<&[u8]> {
+    const HEAD: &[u8; 17] = b"form-data; name=\"";
+    let (head, rest) = value.split_first_chunk::<17>()?;
+    let (&quote, name) = rest.split_last()?;
+    let printable = |b: u8| (0x20..0x7F).contains(&b) && b != b'"';
+    (head == HEAD
+        && quote == b'"'
+        && name.len() <= MAX_BROWSER_NAME
+        && name.iter().all(|&b| printable(b)))
+    .then_some(name)
+}
+
+/// The longest name [`browser_field`] reads: well within the disposition parser's
+/// [`MAX_HEADER_LEN`](crate::disposition::MAX_HEADER_LEN), so that what it reads the parser
+/// would not refuse as too long.
+const MAX_BROWSER_NAME: usize = 1024;
+
+/// The span of `name` (the name's bytes as written, in `seen`), within
+/// [`MultipartLimits::max_name_bytes`]: else the byte past the limit.
+fn name_within(seen: &[u8], name: &[u8], limits: &MultipartLimits) -> Result<Span, Fault> {
+    let span = Span::of(seen, name);
+    if name.len() > limits.max_name_bytes {
+        let limit = MultipartErrorKind::Limit(MultipartLimit::NameBytes);
+        return Err((span.start() + limits.max_name_bytes, limit));
+    }
+    Ok(span)
 }
 
 /// What the disposition `cd` (the value at `value_at` of a field in `seen`) makes of

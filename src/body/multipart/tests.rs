@@ -117,6 +117,45 @@ fn field_names() {
     assert!(tried > 300, "{tried}");
 }
 
+/// What `head::browser_field` reads of a disposition is what the Fetch profile's parser reads:
+/// the type `form-data`, that one name as written, no filename; around the shape it takes,
+/// every byte of it changed to every other byte, at name lengths around a word's.
+#[test]
+fn browser_fields_are_parsed_fields() {
+    use crate::disposition::ContentDisposition;
+    let mut read = 0;
+    for len in [0, 1, 7, 8, 9, 17, 1024, 1025] {
+        let template = [&b"form-data; name=\""[..], &b"a".repeat(len), b"\""].concat();
+        let mut values = alloc::vec![template.clone(), template[..template.len() - 1].to_vec()];
+        if len < 20 {
+            for at in 0..template.len() {
+                for b in 0..=255u8 {
+                    let mut v = template.clone();
+                    v[at] = b;
+                    values.push(v);
+                }
+            }
+        }
+        for value in values {
+            let Some(name) = head::browser_field(&value) else {
+                continue;
+            };
+            let cd = ContentDisposition::parse_form_data(&value).unwrap();
+            assert_eq!(cd.type_bytes(), b"form-data", "{value:?}");
+            assert_eq!(cd.param_count(), 1, "{value:?}");
+            let p = cd.name_param().unwrap();
+            assert_eq!(p.raw_value_bytes(), [&b"\""[..], name, b"\""].concat());
+            assert!(cd.filename().is_none(), "{value:?}");
+            assert!(!p.is_latin1());
+            read += 1;
+        }
+    }
+    // Each printable byte but `"` in every place of the name, and the templates.
+    assert!(read > 1000, "{read}");
+    assert!(head::browser_field(b"Form-data; name=\"a\"").is_none());
+    assert!(head::browser_field(b"form-data; name=\"a\"; filename=\"b\"").is_none());
+}
+
 #[test]
 fn boundaries() {
     let ok = |b: &[u8], p| check_boundary(b, p, 70).map_err(|e| (e.kind, e.offset));
