@@ -38,9 +38,6 @@ pub(super) struct Found {
     stars: u8,
     /// Whether a `filename*<N>` section exists.
     continued: bool,
-    /// The first `name` (any case): a multipart/form-data part's name, which its reader looks
-    /// up for every part.
-    name: Option<Span>,
 }
 
 /// Where a noted parameter is: its name's offset and its value's range in the header, which
@@ -58,42 +55,27 @@ struct Span {
 /// compares eight letters case-insensitively at once (only `A-Z` map onto `a-z` that way).
 const FILENAME: u64 = u64::from_le_bytes(*b"filename");
 
-/// `name` in ASCII lowercase, as a little-endian word (see [`FILENAME`]).
-const NAME: u32 = u32::from_le_bytes(*b"name");
-
-impl Span {
-    /// Where `p` is in `header`. Every value is a slice of the header (the grammars cut even
-    /// an empty one from it). Checked all the same: a value from anywhere else is not noted
-    /// rather than noted at a wrapped-around offset.
-    fn of(header: &[u8], p: &Param<'_>) -> Option<Span> {
-        let start = crate::bytes::offset_in(header, p.raw)?;
-        Some(Span {
-            name_at: p.offset as u16,
-            start: start as u16,
-            end: (start + p.raw.len()) as u16,
-            quoting: p.quoting,
-            latin1: p.latin1,
-        })
-    }
-}
-
 impl Found {
     pub(super) fn note(&mut self, header: &[u8], p: &Param<'_>) {
         let n = p.name;
-        if let Some(&word) = n.as_array::<4>() {
-            if self.name.is_none() && u32::from_le_bytes(word) | 0x2020_2020 == NAME {
-                self.name = Span::of(header, p);
-            }
-            return;
-        }
         let Some(head) = n.first_chunk::<8>() else {
             return;
         };
         if u64::from_le_bytes(*head) | 0x2020_2020_2020_2020 != FILENAME {
             return;
         }
-        let Some(span) = Span::of(header, p) else {
+        // Every value is a slice of the header (the grammars cut even an empty one from it).
+        // Checked all the same: a value from anywhere else is not noted rather than noted at a
+        // wrapped-around offset.
+        let Some(start) = crate::bytes::offset_in(header, p.raw) else {
             return;
+        };
+        let span = Span {
+            name_at: p.offset as u16,
+            start: start as u16,
+            end: (start + p.raw.len()) as u16,
+            quoting: p.quoting,
+            latin1: p.latin1,
         };
         match n.get(8..) {
             Some(b"") => {
@@ -123,12 +105,6 @@ impl<'a> ContentDisposition<'a> {
         }
     }
 
-    /// The first parameter named `name` (ASCII case-insensitive), as noted while parsing:
-    /// [`find`](Self::find)`("name")` without reading the parameters again.
-    pub(crate) fn name_param(&self) -> Option<Param<'a>> {
-        self.found.name.map(|s| self.noted(s, 4))
-    }
-
     /// The first `filename` and the first `filename*`, as noted while parsing.
     fn first_filenames(&self) -> (Option<Param<'a>>, Option<Param<'a>>) {
         (
@@ -149,8 +125,7 @@ impl<'a> ContentDisposition<'a> {
     /// ```
     #[inline]
     pub fn filename(&self) -> Option<Cow<'a, str>> {
-        let f = &self.found;
-        if f.plain.is_none() && f.star.is_none() && !f.continued {
+        if self.found == Found::default() {
             // No filename parameter was noted (`inline`, `form-data; name=x`): no call at all.
             return None;
         }
@@ -334,41 +309,4 @@ fn browser_filename(v: Cow<'_, str>, decode_2047: bool) -> Option<Cow<'_, str>> 
         out.push_str(&decode_pct(word, Charset::Utf8, Invalid::Fail)?);
     }
     Some(Cow::Owned(out))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{ContentDisposition, Profile};
-
-    /// The `name` noted while parsing is the one `find` reads the parameters for: the first,
-    /// in any case, in every profile's reading; none without one.
-    #[test]
-    fn noted_name_is_found_name() {
-        let headers: [&[u8]; 9] = [
-            b"form-data; name=a",
-            b"form-data; NAME=\"b\"; name=c",
-            b"form-data; filename=x; Name=\"d\\\"e\"",
-            b"form-data; names=x; nam=y; name*=z",
-            b"form-data; filename=\"name=f\"",
-            b"attachment",
-            b"form-data; name",
-            b"form-data; name=\"\xe9\"",
-            b"form-data; nAmE=g; filename*=UTF-8''h",
-        ];
-        let mut found = 0;
-        for header in headers {
-            let parses = [
-                ContentDisposition::parse(header, Profile::Strict),
-                ContentDisposition::parse(header, Profile::DotNet),
-                ContentDisposition::parse(header, Profile::Browser),
-                ContentDisposition::parse_form_data(header),
-                ContentDisposition::parse_folded(header),
-            ];
-            for cd in parses.into_iter().flatten() {
-                assert_eq!(cd.name_param(), cd.find("name"), "{header:?}");
-                found += usize::from(cd.name_param().is_some());
-            }
-        }
-        assert!(found >= 20, "{found}");
-    }
 }

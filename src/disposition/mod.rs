@@ -731,9 +731,7 @@ struct Tally {
 }
 
 impl Tally {
-    /// Counts `p`; the parameter past [`MAX_PARAMS`] is an error at its offset. Inlined into
-    /// the parse loops, which call it for every parameter.
-    #[inline]
+    /// Counts `p`; the parameter past [`MAX_PARAMS`] is an error at its offset.
     fn add(&mut self, header: &[u8], p: &Param<'_>) -> Result<(), DispositionError> {
         if usize::from(self.count) == MAX_PARAMS {
             return Err(err(DispositionErrorKind::TooManyParameters, p.offset()));

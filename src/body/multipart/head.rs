@@ -193,7 +193,7 @@ fn named(
     if !is_named(cd.type_bytes(), b"form-data") {
         return Err((value_at, MultipartErrorKind::NotFormData));
     }
-    let Some(name) = cd.name_param() else {
+    let Some(name) = cd.find("name") else {
         return Err((value_at, MultipartErrorKind::MissingName));
     };
     let name_bytes = unquote(name.raw_value_bytes());

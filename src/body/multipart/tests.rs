@@ -143,7 +143,7 @@ fn browser_fields_are_parsed_fields() {
             let cd = ContentDisposition::parse_form_data(&value).unwrap();
             assert_eq!(cd.type_bytes(), b"form-data", "{value:?}");
             assert_eq!(cd.param_count(), 1, "{value:?}");
-            let p = cd.name_param().unwrap();
+            let p = cd.find("name").unwrap();
             assert_eq!(p.raw_value_bytes(), [&b"\""[..], name, b"\""].concat());
             assert!(cd.filename().is_none(), "{value:?}");
             assert!(!p.is_latin1());
