@@ -102,8 +102,22 @@ function checkKeys(o, allowed, what) {
   }
 }
 
+/**
+ * limitsOf()'s answers for frozen limits objects (they cannot change): the busboy facades read
+ * every body with the same FACADE_LIMITS, whose entries were looked up per body.
+ */
+const frozenLimits = new WeakMap();
+
 /** The limits object as the wire's Float64Array: NaN for a limit left at its default. */
 function limitsOf(limits, names, what) {
+  if (limits !== null && typeof limits === 'object' && Object.isFrozen(limits)) {
+    let out = frozenLimits.get(limits);
+    if (out === undefined || out.names !== names) {
+      out = { names, array: limitsOf({ ...limits }, names, what) };
+      frozenLimits.set(limits, out);
+    }
+    return out.array;
+  }
   const out = new Float64Array(names.length).fill(NaN);
   if (limits === undefined) return out;
   if (limits === null || typeof limits !== 'object') throw new TypeError(`${what}: limits must be an object`);
@@ -249,7 +263,8 @@ class Feed {
 
   /**
    * Feeds chunks until an event is ready: true then, false when none will come, or a
-   * Promise of either when the source has to be awaited (a sync iterable never is).
+   * Promise of either when the source has to be awaited (a sync iterable never is); WAIT
+   * when the source's `next()` answered WAIT (nothing is at hand: ask again once it is).
    */
   fill() {
     while (!this.has()) {
@@ -263,6 +278,8 @@ class Feed {
       if (chunk === null) {
         this.it ??= this.iterate();
         const r = this.it.next();
+        // A source driven by its writer (the busboy facades' Inbox) has no chunk at hand.
+        if (r === WAIT) return WAIT;
         if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
           // The awaited chunk goes round this loop as the rest of a chunk does: through
           // skipped() too, when the reader is in a part's data.
@@ -785,6 +802,13 @@ class MultipartParts extends BodyIterator {
 const PART_END = Object.freeze({ partEnd: true });
 
 /**
+ * What a source driven by its writer answers from `next()` when it has no chunk at hand, in
+ * place of a Promise: MultipartEvents.nextSync() then answers WAIT too, and is asked again
+ * once a chunk is written.
+ */
+const WAIT = Object.freeze({ wait: true });
+
+/**
  * The reader's events as they come, for the busboy facades (lib/busboy*.cjs), which decide
  * themselves what a part is (file or field), how its value is decoded and where limits cut
  * it: a part's header `{ name, filename, filenameRaw, contentType }` (as parseMultipart reads
@@ -793,6 +817,35 @@ const PART_END = Object.freeze({ partEnd: true });
  * Internal: not exported by index.cjs.
  */
 class MultipartEvents extends BodyIterator {
+  /**
+   * The next event without a Promise, for the facades, which read the events within the
+   * Writable's `write()` as busboy parses within it: an iterator result, or WAIT when the
+   * source (an Inbox) has no chunk at hand; an error is thrown. Each `await` of next() cost a
+   * Promise and a turn of the microtask queue per event: three per field.
+   */
+  nextSync() {
+    const feed = this.feed;
+    if (feed.error !== null) throw feed.error;
+    try {
+      for (;;) {
+        // Any wasm call since the events were written may have grown memory.
+        fresh();
+        const r = this.step();
+        if (r !== undefined) return r;
+        const more = feed.fill();
+        if (more === WAIT) return WAIT;
+        if (more === false) {
+          if (feed.error !== null) throw feed.error;
+          return DONE;
+        }
+        if (more !== true) throw new Error('reqparse: nextSync() over a source that must be awaited');
+      }
+    } catch (e) {
+      feed.close();
+      throw e;
+    }
+  }
+
   step() {
     const feed = this.feed;
     while (feed.has()) {
@@ -972,6 +1025,7 @@ module.exports = {
   decodeChunked,
   multipartEvents,
   PART_END,
+  WAIT,
   MULTIPART_LIMITS,
   MULTIPART_PROFILES,
   limitsOf,

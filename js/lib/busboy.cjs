@@ -28,9 +28,11 @@
 
 const { Writable, Readable } = require('node:stream');
 const { isUtf8 } = require('node:buffer');
-const { multipartEvents, parseForm, PART_END, MULTIPART_LIMITS } = require('./body.cjs');
+const { multipartEvents, parseForm, PART_END, WAIT, MULTIPART_LIMITS } = require('./body.cjs');
 
 const DONE = Object.freeze({ done: true, value: undefined });
+// Buffer's UTF-8 decoder, on any Uint8Array (lib/body.cjs reads wasm memory with it too).
+const { utf8Slice } = Buffer.prototype;
 const EMPTY = Buffer.alloc(0);
 
 // ---- header values, as busboy 1.6 reads them (lib/utils.js) ----------------------------------
@@ -130,6 +132,8 @@ function parseContentType(str) {
  */
 function decode(data, charset) {
   if (data.length === 0) return '';
+  // The default charset of values, by one compare, without a Buffer made over the bytes.
+  if (charset === 'utf8' && typeof data !== 'string') return utf8Slice.call(data, 0, data.length);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : Buffer.from(data.buffer, data.byteOffset, data.length);
   switch (charsetKind(charset)) {
     case 'utf8':
@@ -225,14 +229,16 @@ function filenameOf(part, paramText) {
 /**
  * The async iterator the reader pulls chunks from: each chunk written, its write callback
  * called when the reader takes it (so the Writable buffers no more than its highWaterMark
- * while the reader is held back).
+ * while the reader is held back). `sync`: `next()` answers WAIT instead of a Promise when no
+ * chunk is at hand (the multipart driver reads within `write()`: MultipartEvents.nextSync).
  */
 class Inbox {
-  constructor() {
+  constructor(sync = false) {
     this.chunk = null;
     this.cb = null;
     this.want = null;
     this.ended = false;
+    this.sync = sync;
   }
 
   [Symbol.asyncIterator]() {
@@ -268,6 +274,7 @@ class Inbox {
       return { done: false, value: chunk };
     }
     if (this.ended) return DONE;
+    if (this.sync) return WAIT;
     return new Promise((resolve) => {
       this.want = resolve;
     });
@@ -351,12 +358,18 @@ class MultipartDriver {
   constructor(stream, boundary, fileOpts) {
     this.stream = stream;
     this.fileOpts = fileOpts;
-    this.inbox = new Inbox();
+    this.inbox = new Inbox(true);
     // Thrown now for a boundary the core refuses (the caller's try around busboy() sees it).
     this.events = multipartEvents(this.inbox, { boundary: Buffer.from(boundary, 'latin1'), profile: 'lenient', limits: FACADE_LIMITS });
     /** The file stream data goes to, while it takes it. */
     this.file = null;
-    this.waiting = null;
+    /** The file stream wants no more data for now: reading waits for its `_read`. */
+    this.paused = false;
+    /** resume() was called while read() was handing data out (a `_read` from within push()). */
+    this.resumed = false;
+    /** read() is on the stack: a nested call only notes that there is more to read. */
+    this.reading = false;
+    this.again = false;
     this.fileEndsLeft = 0;
     this.complete = false;
     this.failed = null;
@@ -365,50 +378,68 @@ class MultipartDriver {
     /** A core error in the facade's words; `onError`, when set, ends the stream instead. */
     this.mapError = errorOf;
     this.onError = undefined;
-    this.done = this.run();
   }
 
-  /** Feeds the written chunk; `cb` when the reader takes it (at once once the body failed). */
+  /**
+   * Feeds the written chunk and reads its events at once, as busboy parses within `write()`;
+   * `cb` when the reader takes the chunk (at once once the body failed; later when a file
+   * stream holds the reader back).
+   */
   write(chunk, cb) {
-    if (this.failed !== null) cb();
-    else this.inbox.put(chunk, cb);
+    if (this.failed !== null || this.stopped) return cb();
+    this.inbox.chunk = chunk;
+    this.inbox.cb = cb;
+    this.read();
   }
 
-  async run() {
+  /**
+   * Reads events until the reader needs the next chunk, a file stream wants no more data, or
+   * the body ends: synchronously, without a Promise per event (each `await` of the reader's
+   * next() cost a Promise and a microtask turn; three per field).
+   */
+  read() {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
     try {
-      for (;;) {
-        const r = await this.events.next();
-        if (this.stopped) return;
-        if (r.done) break;
-        const v = r.value;
-        if (v instanceof Uint8Array) {
-          if (v.length > 0 && !this.onData(v)) {
-            await new Promise((resolve) => {
-              this.waiting = resolve;
-            });
-            if (this.stopped) return;
+      do {
+        this.again = false;
+        while (!this.paused && !this.stopped && !this.complete && this.failed === null) {
+          const r = this.events.nextSync();
+          if (r === WAIT) break;
+          if (this.stopped) return;
+          if (r.done) {
+            this.complete = true;
+            this.onEnd();
+            break;
           }
-        } else if (v === PART_END) {
-          this.onPartEnd();
-        } else {
-          this.onPart(v);
+          const v = r.value;
+          if (v instanceof Uint8Array) {
+            if (v.length === 0) continue;
+            this.resumed = false;
+            if (!this.onData(v) && !this.resumed) this.paused = true;
+          } else if (v === PART_END) {
+            this.onPartEnd();
+          } else {
+            this.onPart(v);
+          }
         }
-      }
-      this.complete = true;
-      this.onEnd();
+      } while (this.again && !this.paused);
     } catch (e) {
-      if (this.stopped) return;
-      this.fail(this.mapError(e));
+      if (!this.stopped) this.fail(this.mapError(e));
+    } finally {
+      this.reading = false;
     }
   }
 
   /** The file stream took data again (or went away): the reader goes on. */
   resume() {
-    const waiting = this.waiting;
-    if (waiting !== null) {
-      this.waiting = null;
-      waiting();
-    }
+    this.resumed = true;
+    if (!this.paused) return;
+    this.paused = false;
+    this.read();
   }
 
   /** Pushes data to the current file: false when it wants no more for now. */
@@ -448,6 +479,7 @@ class MultipartDriver {
   final(cb) {
     this.finalCb = cb;
     this.inbox.end();
+    this.read();
     this.maybeFinish();
   }
 
@@ -487,7 +519,6 @@ class MultipartDriver {
     this.stopped = true;
     this.inbox.end();
     this.events.return();
-    this.resume();
     const file = this.file;
     this.file = null;
     if (file !== null && !file.destroyed) file.destroy(err ?? undefined);
@@ -538,7 +569,8 @@ class Multipart extends Writable {
       field = null;
       if (parts >= partsLimit) return;
       // busboy takes a parameter only when its value is not empty (`if (disp.params.name)`).
-      const name = paramText(bytesOf(p.name, p.nameAsWritten).latin1Slice()) || undefined;
+      // An ASCII name reads as itself in every reading (no bytes made and read back).
+      const name = paramText(NON_ASCII.test(p.name) ? bytesOf(p.name, p.nameAsWritten).latin1Slice() : p.name) || undefined;
       let filename = filenameOf(p, paramText) || undefined;
       if (filename !== undefined && !preservePath) filename = basename(filename);
       let mimeType = 'text/plain';
@@ -601,7 +633,7 @@ class Multipart extends Writable {
       if (field !== null) {
         const n = Math.min(data.length, fieldSizeLimit - fieldSize);
         // A view of the source's chunk: the writer hands it over (busboy keeps slices too).
-        field.push(data.subarray(0, n));
+        field.push(n === data.length ? data : data.subarray(0, n));
         fieldSize += n;
         if (fieldSize === fieldSizeLimit) {
           skip = true;

@@ -123,7 +123,8 @@ function multipart(boy, cfg) {
     const f = ended;
     if (f === null) return;
     ended = null;
-    const bytes = Buffer.concat(f.pieces);
+    // A value whole in one piece (the usual case) is decoded where it lies.
+    const bytes = f.pieces.length === 1 ? f.pieces[0] : Buffer.concat(f.pieces);
     boy.emit('field', f.name, bytes.length ? decode(bytes, f.charset) : '', false, f.truncated, f.encoding, f.contype);
   };
 
