@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseMultipart } from 'reqparse';
 import * as multipasta from 'multipasta';
 import { parseMultipart as remixParse } from '@remix-run/multipart-parser';
+import { BOUNDARY, CONTENT_TYPE, body, chunked, fieldPart, filePart, pseudoRandom, repeat } from './bodies.mjs';
 
 const require = createRequire(import.meta.url);
 const busboy = require('busboy');
@@ -29,48 +30,9 @@ const SMOKE = process.env.BENCH_SMOKE === '1';
 const MB = Number(process.env.BENCH_MB ?? (SMOKE ? 2 : 32));
 const ITER = Number(process.env.BENCH_ITER ?? (SMOKE ? 1 : 15));
 const WARMUP = SMOKE ? 0 : 2;
-const BOUNDARY = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
-const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 const CHUNK = 64 * 1024;
 
 // ---- bodies ---------------------------------------------------------------------------------
-
-function pseudoRandom(size, seed = 1) {
-  const out = Buffer.alloc(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
-
-const fieldPart = (name, value) =>
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-const filePart = (name, filename, data) =>
-  Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    data,
-    Buffer.from('\r\n'),
-  ]);
-const closing = Buffer.from(`--${BOUNDARY}--\r\n`);
-const body = (...parts) => Buffer.concat([...parts, closing]);
-
-function chunked(bytes, size) {
-  const out = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-}
-
-function repeat(pattern, size) {
-  const p = Buffer.from(pattern);
-  const out = Buffer.alloc(size);
-  for (let i = 0; i < size; i += p.length) p.copy(out, i, 0, Math.min(p.length, size - i));
-  return out;
-}
 
 const big = MB * 1024 * 1024;
 const adversarial = Math.min(big, 8 * 1024 * 1024);

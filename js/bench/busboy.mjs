@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { crc32 } from 'node:zlib';
+import { BOUNDARY, CONTENT_TYPE, body, chunked, fieldPart, filePart, pseudoRandom, repeat } from './bodies.mjs';
 import { cpuNow, median } from './measure.mjs';
 
 const require = createRequire(import.meta.url);
@@ -43,37 +44,7 @@ const WARMUP = SMOKE ? 0 : 2;
 
 // ---- bodies (bench/body.mjs's shapes) ---------------------------------------------------------
 
-const BOUNDARY = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
-const HEADERS = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
-
-function pseudoRandom(size, seed = 1) {
-  const out = Buffer.alloc(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = x >>> 24;
-  }
-  return out;
-}
-const fieldPart = (name, value) => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-const filePart = (name, filename, data) =>
-  Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-    data,
-    Buffer.from('\r\n'),
-  ]);
-const body = (...parts) => Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]);
-function chunked(bytes, size) {
-  const out = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
-  return out;
-}
-function repeat(pattern, size) {
-  const p = Buffer.from(pattern);
-  const out = Buffer.alloc(size);
-  for (let i = 0; i < size; i += p.length) p.copy(out, i, 0, Math.min(p.length, size - i));
-  return out;
-}
+const HEADERS = { 'content-type': CONTENT_TYPE };
 
 const KiB = 1024;
 const big = MB * KiB * KiB;

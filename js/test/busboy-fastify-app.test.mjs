@@ -1,101 +1,33 @@
 // The one-line switch for Fastify, proved with npm's own resolution: a temporary Fastify 5 +
 // @fastify/multipart app (test/apps/fastify/server.cjs) whose package.json carries
 //   "overrides": { "@fastify/busboy": "<reqparse-fastify-busboy>" }
-// is installed with `npm install` (reqparse and the shim packed as tarballs, as the registry
-// would hand them over; fastify and @fastify/multipart from npm's cache or the registry), and
-// must answer every upload as the same app answers on the real @fastify/busboy 3.2.6 (the same
-// server.cjs run from test/apps/fastify/, where @fastify/multipart finds it in js/'s dev
-// dependencies): `req.file()`, `req.files()`, `req.parts()`, `req.saveRequestFiles()`,
-// `attachFieldsToBody` (true and 'keyValues'), the limit errors (FST_REQ_FILE_TOO_LARGE,
-// FST_FILES_LIMIT, FST_FIELDS_LIMIT, FST_PARTS_LIMIT, the default fileSize of Fastify's
-// bodyLimit), a 4 MiB upload and a body cut short.
+// is installed with `npm install` by test/apps/harness.mjs (reqparse and the shim packed as
+// tarballs, as the registry would hand them over; fastify and @fastify/multipart from npm's
+// cache or the registry), and must answer every upload as the same app answers on the real
+// @fastify/busboy 3.2.6 (the same server.cjs run from test/apps/fastify/, where
+// @fastify/multipart finds it in js/'s dev dependencies): `req.file()`, `req.files()`,
+// `req.parts()`, `req.saveRequestFiles()`, `attachFieldsToBody` (true and 'keyValues'), the
+// limit errors (FST_REQ_FILE_TOO_LARGE, FST_FILES_LIMIT, FST_FIELDS_LIMIT, FST_PARTS_LIMIT, the
+// default fileSize of Fastify's bodyLimit), a 4 MiB upload and a body cut short.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { bytes, form, openApps, both as bothOf, send as sendTo, which } from './apps/harness.mjs';
 
-const js = fileURLToPath(new URL('..', import.meta.url));
-const appDir = join(js, 'test', 'apps', 'fastify');
-const tmp = mkdtempSync(join(tmpdir(), 'reqparse-fastify-'));
-const servers = [];
-const pkg = JSON.parse(spawnSync(process.execPath, ['-p', 'JSON.stringify(require("./package.json").devDependencies)'], { cwd: js, encoding: 'utf8' }).stdout);
-
-function npm(args, cwd) {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 300_000 });
-  assert.equal(r.status, 0, `npm ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-/** Starts server.cjs in `dir`: its base URL. */
-function start(dir) {
-  const child = spawn(process.execPath, ['server.cjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-  servers.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(`http://127.0.0.1:${String(d).trim()}`));
-    child.once('exit', (code) => reject(new Error(`server in ${dir} exited (${code})`)));
-  });
-}
-
-let onReqparse;
-let onBusboy;
-
+let apps;
 before(async () => {
-  const reqparse = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], js).trim().split('\n').at(-1);
-  const shim = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], join(js, 'shims', 'fastify-busboy')).trim().split('\n').at(-1);
-  const app = {
-    name: 'fastify-on-reqparse',
-    private: true,
-    // The versions js/ tests the real @fastify/busboy with.
-    dependencies: { fastify: pkg.fastify, '@fastify/multipart': pkg['@fastify/multipart'], reqparse: `file:${reqparse}` },
-    // The switch. Published, it reads "@fastify/busboy": "npm:reqparse-fastify-busboy@^0.1.0".
-    overrides: { '@fastify/busboy': `file:${shim}` },
-  };
-  writeFileSync(join(tmp, 'package.json'), JSON.stringify(app, null, 2));
-  copyFileSync(join(appDir, 'server.cjs'), join(tmp, 'server.cjs'));
-  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], tmp);
-  [onReqparse, onBusboy] = await Promise.all([start(tmp), start(appDir)]);
+  apps = await openApps('fastify');
 });
-
-after(() => {
-  for (const s of servers) s.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const bytes = (n, seed) => {
-  const b = Buffer.alloc(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) b[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
-  return b;
-};
-
-/** POSTs a form (a FormData, or [contentType, raw bytes]) to the app at `base`: its answer. */
-async function send(base, path, form) {
-  const init = Array.isArray(form)
-    ? { method: 'POST', headers: { 'content-type': form[0] }, body: form[1] }
-    : { method: 'POST', body: form };
-  const res = await fetch(base + path, init);
-  return { status: res.status, body: await res.json() };
-}
+after(() => apps.close());
 
 /** POSTs a form to both apps: both answers, which must agree. */
-async function both(path, form) {
-  const [got, want] = await Promise.all([send(onReqparse, path, form), send(onBusboy, path, form)]);
-  assert.deepStrictEqual(got, want, path);
-  return got;
-}
+const both = (path, body) => bothOf(apps, path, body);
+/** POSTs a form to one app (`'onReqparse'` or `'onBusboy'`): its answer. */
+const send = (name, path, body) => sendTo(apps[name], path, body);
 
-const form = (entries) => {
-  const fd = new FormData();
-  for (const [k, v] of entries) fd.append(k, v);
-  return fd;
-};
 const file = (n, name = 'f.bin', type) => new File([bytes(n, n)], name, type === undefined ? undefined : { type });
 
 test('npm resolved @fastify/multipart\'s @fastify/busboy to reqparse-fastify-busboy in the app, to @fastify/busboy 3.2.6 in js/', async () => {
-  const [a, b] = await Promise.all([fetch(`${onReqparse}/which`).then((r) => r.json()), fetch(`${onBusboy}/which`).then((r) => r.json())]);
+  const [a, b] = await which(apps);
   assert.equal(a.reqparse, true, a.busboy);
   assert.equal(b.reqparse, false, b.busboy);
 });
@@ -181,8 +113,8 @@ test('a file one byte over fileSize, that byte in a write of its own: FST_REQ_FI
   // a file's byte at the limit back until the next event, so the truncation comes with it.
   const outcomes = { reqparse: [], busboy: [] };
   for (let i = 0; i < 5; i++) {
-    for (const [name, base] of [['reqparse', onReqparse], ['busboy', onBusboy]]) {
-      const r = await send(base, `/file?fileSize=${1 << 20}`, form([['f', file((1 << 20) + 1)]]));
+    for (const [name, app] of [['reqparse', 'onReqparse'], ['busboy', 'onBusboy']]) {
+      const r = await send(app, `/file?fileSize=${1 << 20}`, form([['f', file((1 << 20) + 1)]]));
       outcomes[name].push(r.status === 413 ? r.body.code : `${r.status} truncated: ${r.body.file.truncated}`);
     }
   }

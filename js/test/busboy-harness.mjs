@@ -1,6 +1,11 @@
-// What the busboy differential tests share: running one body through a busboy-shaped Writable
-// (busboy 1.6 itself, or reqparse/busboy) and recording what it emits, in order.
+// What the busboy differential tests (busboy.differential.test.mjs against busboy 1.6,
+// busboy-fastify.differential.test.mjs against @fastify/busboy 3.2.6) share: running one body
+// through a busboy-shaped Writable (the real one, or reqparse's facade) and recording what it
+// emits, in order; the shared multipart vectors through both, and the vectors on which both
+// facades differ on purpose; the bodies both tests write.
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { setImmediate as tick } from 'node:timers/promises';
 
 /** A file's data as recorded: short data as latin1 text, long data by size and hash. */
@@ -88,4 +93,153 @@ export async function record(make, config, chunks, { fileEvents = 'file', args =
   await tick();
   if (args !== 'busboy1') await new Promise((resolve) => setTimeout(resolve, 5));
   return events;
+}
+
+/**
+ * Vectors on which both facades answer otherwise than busboy 1.6 and @fastify/busboy 3.2.6, by
+ * the vector's source, and why (js/README.md lists the same): each differential test adds
+ * those where only its peer differs, or differs in its own way.
+ */
+export const KNOWN_BOTH = {
+  // Both busboys drop what follows a malformed delimiter line silently (they wait for the next
+  // delimiter); the core refuses it: an `error` instead of lost data.
+  'RFC 2046 §5.1.1: transport padding after a boundary is ignored': 'padding',
+  'transport padding counts against the header limit': 'padding',
+  'a boundary followed by other bytes': 'delimiter',
+  'the delimiter must not occur in the data': 'delimiter',
+  'LF line endings are refused': 'delimiter',
+  '--boundary at the start of data is the delimiter': 'delimiter',
+  'an error between parts (after a delimiter) is in no part': 'delimiter',
+  // A part with no data and no empty line (RFC 2046 §5.1.1, Go and werkzeug write them): the
+  // busboys read the next part's headers as this part's value.
+  'two parts with neither the empty line': 'empty part',
+  'a part without data right before the close delimiter': 'empty part',
+  'an empty part as werkzeug writes it': 'empty part',
+  'an empty file part without the empty line': 'empty part',
+  // The busboys skip a part without a usable Content-Disposition silently (or report a part
+  // without a name with name undefined); the core refuses it.
+  'a name ending in a backslash ends at the quote': 'disposition',
+  'the same header reads \\" as a quoted-pair': 'disposition',
+  'a part without Content-Disposition': 'disposition',
+  'a Content-Disposition without name': 'disposition',
+  'the disposition type is form-data': 'disposition',
+  'a malformed header block names the part whose block it is': 'disposition',
+  'an unterminated quoted name': 'disposition',
+  // Whitespace before a header's colon: the busboys refuse the block, the core trims it.
+  'whitespace around a header name is removed': 'header whitespace',
+  'no whitespace before the colon': 'header whitespace',
+  // A repeated header: the busboys take the first, the core the last.
+  'a repeated Content-Disposition': 'repeated header',
+  'one Content-Disposition per part': 'repeated header',
+  'a repeated Content-Type': 'repeated header',
+  'one Content-Type per part': 'repeated header',
+  // The core does not hand Content-Transfer-Encoding over: `encoding` is always '7bit'.
+  'Content-Transfer-Encoding is ignored': 'transfer encoding',
+  'senders must not use Content-Transfer-Encoding': 'transfer encoding',
+  '8bit and binary are identity encodings': 'transfer encoding',
+  // The Fetch profile's WPT cases (formdata-parsing.any.js) and the Lenient LF and obs-fold
+  // readings: where the busboys drop or misread a part, or accept what the core refuses.
+  'Parse transport padding after a delimiter': 'padding',
+  'Parse whitespace before a header name': 'header whitespace',
+  'Parse whitespace between a header name and the colon': 'header whitespace',
+  'Parse duplicate Content-Type, last one wins': 'repeated header',
+  'Parse failure: no Content-Disposition': 'disposition',
+  // The WPT parse failures: each facade reports the core's error where its busboy answers
+  // otherwise (busboy 1.6 reports the malformed block, then goes on and emits `finish`).
+  'Parse failure: part without headers': 'error then finish',
+  'Parse failure: header without a colon': 'error then finish',
+  'Parse failure: header name that is not a token': 'error then finish',
+  'Parse failure: bare LF in a name': 'error then finish',
+  'Parse failure: bare CR in a name': 'error then finish',
+  'Parse failure: bare LF in a filename': 'error then finish',
+  'Parse failure: bare LF in a header value': 'error then finish',
+  'Parse failure: empty boundary parameter': 'boundary',
+  'a body whose lines end in LF (the first delimiter line decides)': 'LF body',
+  'an LF body': 'LF body',
+  'LF line endings throughout, consistently': 'LF body',
+  'CRLF line endings throughout': 'LF body',
+  'a body whose lines end in LF, with a preamble': 'LF body',
+  'a continuation that is no parameter is a Content-Disposition error': 'obs-fold',
+  'a fold inside a quoted name is one space': 'obs-fold',
+};
+
+/** A Content-Type for `boundary`, quoted unless it is a token of boundary chars. */
+export const contentTypeOf = (boundary) =>
+  `multipart/form-data; boundary=${/^[A-Za-z0-9'()+_,./:=?-]+$/.test(boundary) ? boundary : JSON.stringify(boundary)}`;
+
+/**
+ * The shared multipart vectors (../../tests/vectors/multipart.json), each written into `real`
+ * and into `facade` (makers, as record() takes them) as `hows` cut it: the same events, or,
+ * for a vector whose source `known` lists (by a part of it), other events, and why. Every
+ * `known` entry must name a vector that differs (the list stays true). Answers how many
+ * vectors there are and how many comparisons were made.
+ */
+export async function vectorsAgree(real, facade, known, hows, opts) {
+  const cases = JSON.parse(readFileSync(new URL('../../tests/vectors/multipart.json', import.meta.url), 'utf8'));
+  const knownOf = (source) => Object.entries(known).find(([k]) => source.includes(k))?.[1];
+  let compared = 0;
+  const differing = new Set();
+  for (const c of cases) {
+    const body = Buffer.from(c.input, c.input_encoding === 'latin1' ? 'latin1' : 'utf8');
+    const config = { headers: { 'content-type': contentTypeOf(c.boundary) } };
+    const why = knownOf(c.source);
+    for (const how of hows) {
+      const want = await record(real, config, chunked(body, how), opts);
+      const got = await record(facade, config, chunked(body, how), opts);
+      compared++;
+      if (why === undefined) {
+        assert.deepStrictEqual(got, want, `${c.source} (${how})`);
+      } else {
+        assert.notDeepStrictEqual(got, want, `${c.source} (${how}) is listed as differing (${why}): it does not any more`);
+        differing.add(c.source);
+      }
+    }
+  }
+  for (const k of Object.keys(known)) assert.ok([...differing].some((s) => s.includes(k)), `KNOWN entry '${k}' names no vector`);
+  return { cases: cases.length, compared };
+}
+
+/**
+ * `same(config, body, hows, what, normalize)`: `body` written into `real` and into `facade`
+ * as each of `hows` cuts it gives the same events (after `normalize`, when given).
+ */
+export const sameOf =
+  (real, facade, opts) =>
+  async (config, body, hows, what, normalize = (x) => x) => {
+    for (const how of hows) {
+      const want = await record(real, config, chunked(body, how), opts);
+      const got = await record(facade, config, chunked(body, how), opts);
+      assert.deepStrictEqual(normalize(got), normalize(want), `${what} (${how})`);
+    }
+  };
+
+/** A form as Node's FormData serializes it (the Fetch Standard's encoding, as browsers send). */
+export async function formBody(entries) {
+  const fd = new FormData();
+  for (const [name, value] of entries) fd.append(name, value);
+  const req = new Request('http://localhost/', { method: 'POST', body: fd });
+  return { body: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get('content-type') };
+}
+
+/**
+ * A body past every default upload limit of the core (js/README.md, parseMultipart's `limits`),
+ * none of which the busboys have: 101 files, 1,025 fields, a 3,000-byte name, a 2,000-byte
+ * filename, 17 fields over busboy's 1 MiB `fieldSize` (17 MiB of field data) and a 17 MiB
+ * `application/octet-stream` part without a filename (a file to the busboys, a field to the
+ * core).
+ */
+export function pastCoreLimits() {
+  const boundary = 'LimitsBoundary';
+  const head = (disposition, type) =>
+    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type === undefined ? '' : `Content-Type: ${type}\r\n`}\r\n`;
+  const parts = [];
+  for (let i = 0; i < 101; i++) parts.push(head(`name="f${i}"; filename="${i}.txt"`, 'text/plain'), `file ${i}\r\n`);
+  for (let i = 0; i < 1025; i++) parts.push(head(`name="k${i}"`), `${i}\r\n`);
+  parts.push(head(`name="${'n'.repeat(3000)}"`), 'long name\r\n');
+  parts.push(head(`name="doc"; filename="${'d'.repeat(1996)}.txt"`, 'text/plain'), 'long filename\r\n');
+  const mib = Buffer.alloc((1 << 20) + 10, 'v');
+  const body = [Buffer.from(parts.join(''))];
+  for (let i = 0; i < 17; i++) body.push(Buffer.from(head(`name="big${i}"`)), mib, Buffer.from('\r\n'));
+  body.push(Buffer.from(head('name="raw"', 'application/octet-stream')), Buffer.alloc(17 << 20, 0x5a), Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { body: Buffer.concat(body), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

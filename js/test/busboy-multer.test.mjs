@@ -1,94 +1,28 @@
 // The one-line switch, proved with npm's own resolution: a temporary Express + multer app
 // (test/apps/multer/server.cjs) whose package.json carries
 //   "overrides": { "busboy": "<reqparse-busboy>" }
-// is installed with `npm install` (reqparse and the shim packed as tarballs, as the registry
-// would hand them over; express and multer from npm's cache or the registry), and must answer
-// every upload as the same app answers on the real busboy 1.6 (the same server.cjs run from
-// test/apps/multer/, where multer finds busboy in js/'s dev dependencies): multer's `single`,
-// `array`, `fields`, its limit errors (LIMIT_FILE_SIZE, LIMIT_FILE_COUNT, LIMIT_PART_COUNT,
-// LIMIT_FIELD_VALUE, LIMIT_FIELD_COUNT), a 4 MiB upload and a body cut short.
+// is installed with `npm install` by test/apps/harness.mjs (reqparse and the shim packed as
+// tarballs, as the registry would hand them over; express and multer from npm's cache or the
+// registry), and must answer every upload as the same app answers on the real busboy 1.6 (the
+// same server.cjs run from test/apps/multer/, where multer finds busboy in js/'s dev
+// dependencies): multer's `single`, `array`, `fields`, its limit errors (LIMIT_FILE_SIZE,
+// LIMIT_FILE_COUNT, LIMIT_PART_COUNT, LIMIT_FIELD_VALUE, LIMIT_FIELD_COUNT), a 4 MiB upload and
+// a body cut short.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { bytes, form, openApps, both as bothOf, which } from './apps/harness.mjs';
 
-const js = fileURLToPath(new URL('..', import.meta.url));
-const appDir = join(js, 'test', 'apps', 'multer');
-const tmp = mkdtempSync(join(tmpdir(), 'reqparse-multer-'));
-const servers = [];
-
-function npm(args, cwd) {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 300_000 });
-  assert.equal(r.status, 0, `npm ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-/** Starts server.cjs in `dir`: its base URL. */
-function start(dir) {
-  const child = spawn(process.execPath, ['server.cjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-  servers.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(`http://127.0.0.1:${String(d).trim()}`));
-    child.once('exit', (code) => reject(new Error(`server in ${dir} exited (${code})`)));
-  });
-}
-
-let onReqparse;
-let onBusboy;
-
+let apps;
 before(async () => {
-  const reqparse = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], js).trim().split('\n').at(-1);
-  const shim = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], join(js, 'shims', 'busboy')).trim().split('\n').at(-1);
-  const pkg = {
-    name: 'multer-on-reqparse',
-    private: true,
-    dependencies: { express: '5.3.0', multer: '2.5.0', reqparse: `file:${reqparse}` },
-    // The switch. Published, it reads "busboy": "npm:reqparse-busboy@^0.1.0".
-    overrides: { busboy: `file:${shim}` },
-  };
-  writeFileSync(join(tmp, 'package.json'), JSON.stringify(pkg, null, 2));
-  copyFileSync(join(appDir, 'server.cjs'), join(tmp, 'server.cjs'));
-  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], tmp);
-  [onReqparse, onBusboy] = await Promise.all([start(tmp), start(appDir)]);
+  apps = await openApps('multer');
 });
-
-after(() => {
-  for (const s of servers) s.kill();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-const bytes = (n, seed) => {
-  const b = Buffer.alloc(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) b[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
-  return b;
-};
+after(() => apps.close());
 
 /** POSTs a form (a FormData, or [contentType, raw bytes]) to both apps: both answers. */
-async function both(path, form) {
-  const send = async (base) => {
-    const init = Array.isArray(form)
-      ? { method: 'POST', headers: { 'content-type': form[0] }, body: form[1] }
-      : { method: 'POST', body: form };
-    const res = await fetch(base + path, init);
-    return { status: res.status, body: await res.json() };
-  };
-  const [got, want] = await Promise.all([send(onReqparse), send(onBusboy)]);
-  assert.deepStrictEqual(got, want, path);
-  return got;
-}
-
-const form = (entries) => {
-  const fd = new FormData();
-  for (const [k, v] of entries) fd.append(k, v);
-  return fd;
-};
+const both = (path, body) => bothOf(apps, path, body);
 
 test('npm resolved multer\'s busboy to reqparse-busboy in the app, to busboy 1.6 in js/', async () => {
-  const [a, b] = await Promise.all([fetch(`${onReqparse}/which`).then((r) => r.json()), fetch(`${onBusboy}/which`).then((r) => r.json())]);
+  const [a, b] = await which(apps);
   assert.equal(a.reqparse, true, a.busboy);
   assert.equal(b.reqparse, false, b.busboy);
 });

@@ -5,10 +5,10 @@
 // every limit busboy has and its options, bodies cut short, and urlencoded bodies. Where the
 // two differ on purpose, KNOWN says why; those cases must still differ (the list stays true).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { chunked, record } from './busboy-harness.mjs';
+import { bytes as random } from './apps/harness.mjs';
+import { KNOWN_BOTH, chunked, formBody, pastCoreLimits, record, sameOf, vectorsAgree } from './busboy-harness.mjs';
 
 const require = createRequire(import.meta.url);
 const busboy = require('busboy');
@@ -16,33 +16,13 @@ const facade = require('reqparse/busboy');
 
 /**
  * Vectors on which reqparse/busboy answers otherwise than busboy 1.6, by the vector's source,
- * and why (js/README.md, "reqparse/busboy", lists the same).
+ * and why (js/README.md, "reqparse/busboy", lists the same): those of both facades
+ * (KNOWN_BOTH), and these.
  */
 const KNOWN = {
-  // busboy drops what follows a malformed delimiter line silently (it waits for the next
-  // delimiter); the core refuses it: an `error` instead of lost data.
-  'RFC 2046 §5.1.1: transport padding after a boundary is ignored': 'padding',
-  'transport padding counts against the header limit': 'padding',
-  'a boundary followed by other bytes': 'delimiter',
-  'the delimiter must not occur in the data': 'delimiter',
-  'LF line endings are refused': 'delimiter',
-  '--boundary at the start of data is the delimiter': 'delimiter',
-  'an error between parts (after a delimiter) is in no part': 'delimiter',
-  // A part with no data and no empty line (RFC 2046 §5.1.1, Go and werkzeug write them):
-  // busboy reads the next part's headers as this part's value.
-  'two parts with neither the empty line': 'empty part',
-  'a part without data right before the close delimiter': 'empty part',
-  'an empty part as werkzeug writes it': 'empty part',
-  'an empty file part without the empty line': 'empty part',
-  // busboy skips a part without a usable Content-Disposition silently (or reports a part
-  // without a name with name undefined); the core refuses it.
-  'a name ending in a backslash ends at the quote': 'disposition',
-  'the same header reads \\" as a quoted-pair': 'disposition',
-  'a part without Content-Disposition': 'disposition',
-  'a Content-Disposition without name': 'disposition',
-  'the disposition type is form-data': 'disposition',
-  'a malformed header block names the part whose block it is': 'disposition',
-  'an unterminated quoted name': 'disposition',
+  ...KNOWN_BOTH,
+  // busboy skips a part without a usable Content-Disposition silently; the core refuses it
+  // (here, one broken by a folded line).
   'obs-fold: a line starting with a space is not a field': 'disposition',
   'RFC 9112 §5.2 (Strict): no obs-fold': 'disposition',
   // busboy reports a malformed header block, then goes on and emits `finish` too; the facade
@@ -52,104 +32,24 @@ const KNOWN = {
   'a part without headers': 'error then finish',
   'a header line without a colon': 'error then finish',
   'a field name is a token followed by a colon': 'error then finish',
-  // Whitespace before a header's colon: busboy refuses the block, the core trims it.
-  'whitespace around a header name is removed': 'header whitespace',
-  'no whitespace before the colon': 'header whitespace',
-  // A repeated header: busboy takes the first, the core the last.
-  'a repeated Content-Disposition': 'repeated header',
-  'one Content-Disposition per part': 'repeated header',
-  'a repeated Content-Type': 'repeated header',
-  'one Content-Type per part': 'repeated header',
-  // The core does not hand Content-Transfer-Encoding over: `encoding` is always '7bit'.
-  'Content-Transfer-Encoding is ignored': 'transfer encoding',
-  'senders must not use Content-Transfer-Encoding': 'transfer encoding',
-  '8bit and binary are identity encodings': 'transfer encoding',
   // busboy 1.6 decodes a charset outside its own table to `undefined` (its `other` decoder
   // is an arrow function: `this` is not the charset); the facade decodes it (TextDecoder).
   'RFC 7578 §4.2 example: a file': 'charset',
-  // The Fetch profile's WPT cases (formdata-parsing.any.js) and the Lenient LF and obs-fold
-  // readings: where busboy drops or misreads a part, or accepts what the core refuses.
-  'Parse transport padding after a delimiter': 'padding',
-  'Parse whitespace before a header name': 'header whitespace',
-  'Parse whitespace between a header name and the colon': 'header whitespace',
-  'Parse duplicate Content-Type, last one wins': 'repeated header',
+  // The Fetch profile's WPT cases (formdata-parsing.any.js): where busboy drops or misreads a
+  // part, or accepts what the core refuses.
   'Parse Content-Type containing a control character is ignored': 'header bytes',
   'Parse other control characters in a name': 'header bytes',
-  'Parse failure: part without headers': 'error then finish',
-  'Parse failure: no Content-Disposition': 'disposition',
-  'Parse failure: header without a colon': 'error then finish',
-  'Parse failure: header name that is not a token': 'error then finish',
   'Parse failure: NUL in a name': 'header bytes',
   'Parse failure: NUL in an unknown header': 'header bytes',
-  'Parse failure: bare LF in a name': 'error then finish',
-  'Parse failure: bare CR in a name': 'error then finish',
-  'Parse failure: bare LF in a filename': 'error then finish',
-  'Parse failure: bare LF in a header value': 'error then finish',
-  'Parse failure: empty boundary parameter': 'boundary',
   'Parse a non-ASCII boundary parameter': 'boundary',
-  'a body whose lines end in LF (the first delimiter line decides)': 'LF body',
-  'an LF body': 'LF body',
-  'LF line endings throughout, consistently': 'LF body',
-  'CRLF line endings throughout': 'LF body',
-  'a body whose lines end in LF, with a preamble': 'LF body',
-  'a continuation that is no parameter is a Content-Disposition error': 'obs-fold',
-  'a fold inside a quoted name is one space': 'obs-fold',
-};
-const knownOf = (source) => Object.entries(KNOWN).find(([k]) => source.includes(k))?.[1];
-
-const same = async (config, body, hows, what) => {
-  for (const how of hows) {
-    const want = await record(busboy, config, chunked(body, how));
-    const got = await record(facade, config, chunked(body, how));
-    assert.deepStrictEqual(got, want, `${what} (${how})`);
-  }
 };
 
-const ctOf = (boundary) =>
-  `multipart/form-data; boundary=${/^[A-Za-z0-9'()+_,./:=?-]+$/.test(boundary) ? boundary : JSON.stringify(boundary)}`;
+const same = sameOf(busboy, facade);
 
 test('the multipart vectors: busboy 1.6 and reqparse/busboy give the same events, or differ as KNOWN says', async () => {
-  const cases = JSON.parse(readFileSync(new URL('../../tests/vectors/multipart.json', import.meta.url), 'utf8'));
-  let compared = 0;
-  const differing = new Set();
-  for (const c of cases) {
-    const body = Buffer.from(c.input, c.input_encoding === 'latin1' ? 'latin1' : 'utf8');
-    const config = { headers: { 'content-type': ctOf(c.boundary) } };
-    const known = knownOf(c.source);
-    for (const how of ['whole', 'every 1', 'every 7']) {
-      const want = await record(busboy, config, chunked(body, how));
-      const got = await record(facade, config, chunked(body, how));
-      compared++;
-      if (known === undefined) {
-        assert.deepStrictEqual(got, want, `${c.source} (${how})`);
-      } else {
-        assert.notDeepStrictEqual(got, want, `${c.source} (${how}) is listed as differing (${known}): it does not any more`);
-        differing.add(c.source);
-      }
-    }
-  }
-  assert.equal(compared, cases.length * 3);
-  // Every KNOWN entry names a vector.
-  for (const k of Object.keys(KNOWN)) assert.ok([...differing].some((s) => s.includes(k)), `KNOWN entry '${k}' names no vector`);
+  const { cases, compared } = await vectorsAgree(busboy, facade, KNOWN, ['whole', 'every 1', 'every 7']);
+  assert.equal(compared, cases * 3);
 });
-
-/** A form as Node's FormData serializes it (the Fetch Standard's encoding, as browsers send). */
-async function formBody(entries) {
-  const fd = new FormData();
-  for (const [name, value] of entries) fd.append(name, value);
-  const req = new Request('http://localhost/', { method: 'POST', body: fd });
-  return { body: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get('content-type') };
-}
-
-const random = (n, seed) => {
-  const b = Buffer.alloc(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    b[i] = x >>> 24;
-  }
-  return b;
-};
 
 // The form of a typical upload page: text fields (one non-ASCII, one with the escapes the
 // encoding makes: `"` as %22, a newline as %0D%0A), files with a non-ASCII name, a Windows path,
@@ -203,28 +103,6 @@ test('browser-shaped bodies: busboy limits truncate and report as busboy does', 
     assert.deepStrictEqual(got, want, `no '${drop}' listener`);
   }
 });
-
-/**
- * A body past every default upload limit of the core (js/README.md, parseMultipart's `limits`),
- * none of which busboy has: 101 files, 1,025 fields, a 3,000-byte name, a 2,000-byte filename,
- * 17 fields over busboy's 1 MiB `fieldSize` (17 MiB of field data) and a 17 MiB
- * `application/octet-stream` part without a filename (a file to busboy, a field to the core).
- */
-function pastCoreLimits() {
-  const boundary = 'LimitsBoundary';
-  const head = (disposition, type) =>
-    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type === undefined ? '' : `Content-Type: ${type}\r\n`}\r\n`;
-  const parts = [];
-  for (let i = 0; i < 101; i++) parts.push(head(`name="f${i}"; filename="${i}.txt"`, 'text/plain'), `file ${i}\r\n`);
-  for (let i = 0; i < 1025; i++) parts.push(head(`name="k${i}"`), `${i}\r\n`);
-  parts.push(head(`name="${'n'.repeat(3000)}"`), 'long name\r\n');
-  parts.push(head(`name="doc"; filename="${'d'.repeat(1996)}.txt"`, 'text/plain'), 'long filename\r\n');
-  const mib = Buffer.alloc((1 << 20) + 10, 'v');
-  const body = [Buffer.from(parts.join(''))];
-  for (let i = 0; i < 17; i++) body.push(Buffer.from(head(`name="big${i}"`)), mib, Buffer.from('\r\n'));
-  body.push(Buffer.from(head('name="raw"', 'application/octet-stream')), Buffer.alloc(17 << 20, 0x5a), Buffer.from(`\r\n--${boundary}--\r\n`));
-  return { body: Buffer.concat(body), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 test("the core's upload limits (maxFiles, maxFields, maxTextBytes, maxNameBytes, maxFilenameBytes) do not reach the facade", async () => {
   const { body, headers } = pastCoreLimits();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '@hono/node-server';
 import { createApp } from './apps/hono/app.mjs';
+import { bytes } from './apps/harness.mjs';
 
 const uploads = mkdtempSync(join(tmpdir(), 'reqparse-hono-'));
 let server;
@@ -28,12 +29,6 @@ after(() => {
   rmSync(uploads, { recursive: true, force: true });
 });
 
-const bytes = (n, seed) => {
-  const b = Buffer.alloc(n);
-  let x = seed;
-  for (let i = 0; i < n; i++) b[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
-  return b;
-};
 
 async function send(path, body, headers) {
   const res = await fetch(base + path, { method: 'POST', body, headers });
