@@ -128,6 +128,37 @@ app.register(
   { prefix: '/kv' },
 );
 
+// For bench/e2e.mjs. `/e2e`: every part read, the files into memory (as multer's memory
+// storage), answered as fields and file sizes (SHA-256 too with `?check`); the same body read
+// and dropped by `/drain`, in a scope without the multipart plugin (the app's cost without a
+// parser); the process's CPU time so far at `/cpu`.
+app.register(async (scope) => {
+  await scope.register(multipart);
+  scope.post('/e2e', async (req) => {
+    const fields = [];
+    const files = [];
+    for await (const part of req.parts({ limits: { fileSize: Infinity, fieldSize: Infinity } })) {
+      if (part.type === 'file') {
+        const buf = await part.toBuffer();
+        files.push([part.fieldname, buf.length, req.query.check === undefined ? null : sha256(buf)]);
+      } else {
+        fields.push([part.fieldname, part.value]);
+      }
+    }
+    return { fields, files };
+  });
+});
+app.register(async (scope) => {
+  scope.addContentTypeParser('*', (req, payload, done) => {
+    let size = 0;
+    payload.on('data', (d) => (size += d.length));
+    payload.on('end', () => done(null, size));
+    payload.on('error', done);
+  });
+  scope.post('/drain', async (req) => ({ size: req.body }));
+});
+app.get('/cpu', async () => process.cpuUsage());
+
 app.setErrorHandler((err, req, reply) => {
   reply.code(err.statusCode ?? 500).send({ code: err.code ?? null, message: err.message });
 });

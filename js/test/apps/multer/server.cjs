@@ -39,6 +39,21 @@ app.post('/limits', (req, res, next) => {
   const limits = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Number(v)]));
   multer({ storage, limits }).any()(req, res, next);
 }, answer);
+// For bench/e2e.mjs: `/e2e` answers fields and file sizes (SHA-256 too with `?check`) of an
+// upload in memory; `/drain` reads the same body and drops it (the app's cost without a
+// parser); `/cpu` the process's CPU time so far.
+app.post('/e2e', multer({ storage, limits: { fieldSize: Infinity } }).any(), (req, res) =>
+  res.json({
+    fields: Object.entries(req.body),
+    files: req.files.map((f) => [f.fieldname, f.size, req.query.check === undefined ? null : createHash('sha256').update(f.buffer).digest('hex')]),
+  }),
+);
+app.post('/drain', (req, res) => {
+  let size = 0;
+  req.on('data', (d) => (size += d.length));
+  req.on('end', () => res.json({ size }));
+});
+app.get('/cpu', (req, res) => res.json(process.cpuUsage()));
 app.use((err, req, res, next) => {
   res.status(err.code ? 413 : 400).json({ code: err.code ?? null, field: err.field ?? null, message: err.message });
 });

@@ -1,0 +1,181 @@
+// End to end over loopback: Express + multer (memory storage) on busboy 1.6.0 against the same
+// app on reqparse/busboy, and Fastify + @fastify/multipart on @fastify/busboy 3.2.6 against the
+// same app on reqparse/fastify-busboy: the apps of test/apps/, installed as the app tests
+// install them (test/apps/harness.mjs: the override in a temporary install, the real busboy
+// from js/'s dev dependencies), each its own server process.
+//
+// Per app and round, interleaved (which server goes first alternates):
+// - a 1 KB form with a file: requests per second from a client of this process (node:http,
+//   keep-alive, `--concurrency` requests in flight, for `--seconds`), and the server's CPU
+//   time per request (process.cpuUsage() in the server, read over HTTP before and after);
+// - `--uploads` uploads of a `--mb` MiB file, one at a time: MB/s, and CPU time per upload;
+// - the parser's share: the same requests to `/drain`, which reads the body and drops it (the
+//   app's cost without a parser), subtracted from the CPU time per request.
+// Before any timing, both servers of a pair must answer both bodies the same (fields, file
+// sizes, SHA-256), or the run stops. Medians of the rounds. Wall time (requests per second,
+// MB/s) needs a quiet machine; the CPU times less so.
+//
+//   node bench/e2e.mjs                           # from js/: the lead's figures (installs the apps first)
+//   node bench/e2e.mjs --rounds 1 --seconds 0.5 --mb 8 --uploads 2    # does it run (not figures)
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import { bytes, openApps } from '../test/apps/harness.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '8' },
+    mb: { type: 'string', default: '32' },
+    uploads: { type: 'string', default: '5' },
+  },
+});
+const ROUNDS = Number(args.rounds);
+const SECONDS = Number(args.seconds);
+const CONCURRENCY = Number(args.concurrency);
+const MB = Number(args.mb);
+const UPLOADS = Number(args.uploads);
+
+// ---- bodies ---------------------------------------------------------------------------------
+
+const BOUNDARY = '----e2eBoundary7MA4YWxkTrZu0gW';
+const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
+const field = (name, value) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const file = (name, filename, data) =>
+  Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    data,
+    Buffer.from('\r\n'),
+  ]);
+const close = Buffer.from(`--${BOUNDARY}--\r\n`);
+/** A 1 KB form: a few fields of a sign-up page and a 512-byte avatar. */
+const SMALL = Buffer.concat([
+  Buffer.from(field('name', 'Zoë Example') + field('email', 'zoe@example.com') + field('plan', 'team') + field('note', 'x'.repeat(120))),
+  file('avatar', 'avatar.png', bytes(512, 1)),
+  close,
+]);
+const BIG = Buffer.concat([Buffer.from(field('title', 'backup')), file('archive', 'backup.tar', bytes(MB << 20, 2)), close]);
+
+// ---- the client -------------------------------------------------------------------------------
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/** POSTs `body` to `base + path`: the status and the answer's text. */
+function post(base, path, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${path}`,
+      { method: 'POST', agent, headers: { 'content-type': CONTENT_TYPE, 'content-length': body.length } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The server's CPU time so far, in µs. */
+async function cpuOf(base) {
+  const res = await fetch(`${base}/cpu`);
+  const { user, system } = await res.json();
+  return user + system;
+}
+
+/**
+ * `count` requests (or as many as fit in `seconds`, with `count` 0), `concurrency` at a time:
+ * requests, wall seconds, and the server's CPU µs per request.
+ */
+async function load(base, path, body, { seconds = 0, count = 0, concurrency = CONCURRENCY }) {
+  const cpu0 = await cpuOf(base);
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  let sent = 0;
+  const worker = async () => {
+    while (count > 0 ? sent < count : performance.now() < until) {
+      sent++;
+      const r = await post(base, path, body);
+      if (r.status !== 200) throw new Error(`${base}${path}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = (await cpuOf(base)) - cpu0;
+  return { requests: sent, wall, cpuPerRequest: cpu / sent };
+}
+
+// ---- run --------------------------------------------------------------------------------------
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+console.log(`node ${process.version}: installing the apps (npm install of each, with the override)…`);
+const pairs = [
+  ['Express + multer', await openApps('multer'), 'busboy 1.6.0', 'reqparse/busboy'],
+  ['Fastify + @fastify/multipart', await openApps('fastify'), '@fastify/busboy 3.2.6', 'reqparse/fastify-busboy'],
+];
+try {
+  for (const [title, apps] of pairs) {
+    for (const [what, body] of [['1 KB form', SMALL], [`${MB} MiB upload`, BIG]]) {
+      const [got, want] = await Promise.all([post(apps.onReqparse, '/e2e?check', body), post(apps.onBusboy, '/e2e?check', body)]);
+      assert.equal(want.status, 200, `${title}, ${what}: ${want.text.slice(0, 200)}`);
+      assert.deepStrictEqual(JSON.parse(got.text), JSON.parse(want.text), `${title}, ${what}: the answers differ`);
+    }
+  }
+  console.log('answers checked equal (fields, file sizes, SHA-256) on both bodies, both apps');
+  console.log(
+    `${ROUNDS} rounds: ${SECONDS} s of the 1 KB form at ${CONCURRENCY} in flight, ${UPLOADS} uploads of ${MB} MiB one at a time, ` +
+      'each also to /drain (the body read and dropped); medians. CPU: the server process\'s.',
+  );
+  for (const [title, apps, peer, facade] of pairs) {
+    const servers = [
+      [facade, apps.onReqparse],
+      [peer, apps.onBusboy],
+    ];
+    const runs = servers.map(() => ({ rps: [], cpu: [], drain: [], mbs: [], bigCpu: [], bigDrain: [] }));
+    // A warm-up of each server (JIT, sockets) before the rounds.
+    for (const [, base] of servers) {
+      await load(base, '/e2e', SMALL, { seconds: Math.min(1, SECONDS) });
+      await load(base, '/e2e', BIG, { count: 1, concurrency: 1 });
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let j = 0; j < servers.length; j++) {
+        const k = r % 2 === 0 ? j : servers.length - 1 - j;
+        const base = servers[k][1];
+        const run = runs[k];
+        const small = await load(base, '/e2e', SMALL, { seconds: SECONDS });
+        run.rps.push(small.requests / small.wall);
+        run.cpu.push(small.cpuPerRequest);
+        run.drain.push((await load(base, '/drain', SMALL, { seconds: SECONDS / 2 })).cpuPerRequest);
+        const big = await load(base, '/e2e', BIG, { count: UPLOADS, concurrency: 1 });
+        run.mbs.push((UPLOADS * BIG.length) / 1048576 / big.wall);
+        run.bigCpu.push(big.cpuPerRequest);
+        run.bigDrain.push((await load(base, '/drain', BIG, { count: UPLOADS, concurrency: 1 })).cpuPerRequest);
+      }
+    }
+    const m = runs.map((run) => Object.fromEntries(Object.entries(run).map(([k, v]) => [k, median(v)])));
+    console.log(`\n## ${title}\n`);
+    console.log('| busboy | 1 KB form: req/s | CPU µs/req | of which parser | MB/s, ' + `${MB} MiB` + ' | CPU ms/upload | of which parser |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (let k = 0; k < servers.length; k++) {
+      const x = m[k];
+      console.log(
+        `| ${servers[k][0]} | ${x.rps.toFixed(0)} | ${x.cpu.toFixed(0)} | ${(x.cpu - x.drain).toFixed(0)} | ${x.mbs.toFixed(0)} | ` +
+          `${(x.bigCpu / 1000).toFixed(1)} | ${((x.bigCpu - x.bigDrain) / 1000).toFixed(1)} |`,
+      );
+    }
+    const [f, p] = m;
+    console.log(
+      `| ratio (peer / facade) | ${(f.rps / p.rps).toFixed(2)}x (req/s: facade / peer) | ${(p.cpu / f.cpu).toFixed(2)}x | ` +
+        `${((p.cpu - p.drain) / (f.cpu - f.drain)).toFixed(2)}x | ${(f.mbs / p.mbs).toFixed(2)}x (facade / peer) | ` +
+        `${(p.bigCpu / f.bigCpu).toFixed(2)}x | ${((p.bigCpu - p.bigDrain) / (f.bigCpu - f.bigDrain)).toFixed(2)}x |`,
+    );
+  }
+} finally {
+  agent.destroy();
+  for (const [, apps] of pairs) apps.close();
+}
