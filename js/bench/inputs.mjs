@@ -87,6 +87,16 @@ function twoKbHeader() {
   return `${h}; filename="EUR quarterly report 2024.pdf"`;
 }
 
+/**
+ * A 2 KB header of 40 quoted parameters that each hold quoted-pairs (`\"` and `\\`), as a
+ * client that escapes quotes in metadata sends them: every value must be unescaped.
+ */
+function escapedParamsHeader() {
+  let h = 'attachment; filename="report.pdf"';
+  for (let i = 0; i < 40; i++) h += `; x-meta-${i}="note ${i}: the \\"q\\" part, in C:\\\\dir"`;
+  return h;
+}
+
 export const DISPOSITIONS = [
   ['inline', 'inline'],
   ['quoted', 'attachment; filename="foo.html"'],
@@ -95,6 +105,7 @@ export const DISPOSITIONS = [
   ['download (both + size)', `attachment; filename*=UTF-8''Q3%20Report%20%E2%80%93%20EU.pdf; filename="Q3 Report - EU.pdf"; size=482133`],
   ['raw UTF-8 form-data', 'form-data; name="upload"; filename="résumé 2024 – final.pdf"'],
   ['2 KB, 50 params', twoKbHeader()],
+  ['2 KB, 40 params with quoted-pairs', escapedParamsHeader()],
   ['typical', 'attachment; filename="quarterly-report-2024.pdf"'],
   ['filename*', `attachment; filename="EURO rates.txt"; filename*=UTF-8''%E2%82%AC%20rates%20%C3%A9t%C3%A9.txt`],
   ['2 KB', `attachment; filename="fallback.bin"; filename*=UTF-8''${longFilename(2000)}.bin`],

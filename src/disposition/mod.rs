@@ -333,6 +333,22 @@ impl<'a> Param<'a> {
         }
     }
 
+    /// The inside of a quoted value that holds quoted-pairs, when it is ASCII: for a face
+    /// that unescapes it into a buffer of its own ([`unescape_ascii`]) rather than through
+    /// [`Param::value`]'s allocation and copy (the npm package's answer buffer:
+    /// src/faces/js/strings.rs).
+    // Only the npm face unescapes into a buffer of its own so far (as src/body/feed.rs).
+    #[cfg_attr(not(all(feature = "js", target_arch = "wasm32")), allow(dead_code))]
+    pub(crate) fn escaped_ascii(&self) -> Option<&'a [u8]> {
+        match self.quoting {
+            Quoting::Quoted { escaped: true } if !self.latin1 => {
+                let inner = strip_quotes(self.raw);
+                inner.is_ascii().then_some(inner)
+            }
+            _ => None,
+        }
+    }
+
     /// The value as text when it is ASCII or UTF-8 (`None` for a Latin-1 value), quotes
     /// included: what the ext-value decoders read.
     fn raw_text(&self) -> Option<&'a str> {
@@ -346,28 +362,53 @@ fn strip_quotes(raw: &[u8]) -> &[u8] {
         .unwrap_or(raw)
 }
 
-/// Removes the `\` of every quoted-pair; one exactly sized allocation.
+/// Removes the `\` of every quoted-pair; one allocation. The text between two quoted-pairs is
+/// copied whole, not char by char: decoding and re-encoding each char made this 40% of the npm
+/// package's time on a 2 KB header of 40 values holding quoted-pairs (js/BENCHMARKS.md,
+/// "Measured decisions"). Each `\` is found by a plain byte loop: values are short, and
+/// `str::split_once`'s searcher cost more than the loop on them. A `\` ends no char, so each
+/// piece is whole chars; a last lone `\` is kept.
 fn unescape(inner: &str) -> String {
-    let mut pairs = 0;
-    let mut bytes = inner.bytes();
-    while let Some(c) = bytes.next() {
-        if c == b'\\' && bytes.next().is_some() {
-            pairs += 1;
-        }
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    while let Some((before, pair)) = rest
+        .bytes()
+        .position(|b| b == b'\\')
+        .and_then(|at| rest.split_at_checked(at))
+    {
+        out.push_str(before);
+        let mut chars = pair.chars();
+        chars.next();
+        out.push(chars.next().unwrap_or('\\'));
+        rest = chars.as_str();
     }
-    let mut out = String::with_capacity(inner.len() - pairs);
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some(n) => out.push(n),
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
+    out.push_str(rest);
     out
+}
+
+/// [`unescape`] of ASCII bytes, appended to `out`: each `\` dropped, the byte after it kept
+/// (a last lone `\` too).
+#[cfg_attr(not(all(feature = "js", target_arch = "wasm32")), allow(dead_code))]
+pub(crate) fn unescape_ascii(inner: &[u8], out: &mut Vec<u8>) {
+    let mut rest = inner;
+    while let Some((before, pair)) = rest
+        .iter()
+        .position(|&b| b == b'\\')
+        .and_then(|at| rest.split_at_checked(at))
+    {
+        out.extend_from_slice(before);
+        match pair {
+            [_, c, after @ ..] => {
+                out.push(*c);
+                rest = after;
+            }
+            _ => {
+                out.push(b'\\');
+                rest = &[];
+            }
+        }
+    }
+    out.extend_from_slice(rest);
 }
 
 /// ISO-8859-1 bytes as text (each byte the code point of its value), quoted-pairs unescaped
@@ -821,5 +862,31 @@ impl<'a> Iterator for Params<'a> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.left, Some(self.left))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescape_ascii_answers_what_unescape_does() {
+        let cases = [
+            "",
+            "a",
+            r#"the \"q\" part"#,
+            r"C:\\dir",
+            r"end\",
+            r"\",
+            r"a\bc\\\d",
+        ];
+        for inner in cases {
+            let mut out = Vec::new();
+            unescape_ascii(inner.as_bytes(), &mut out);
+            assert_eq!(out, unescape(inner).as_bytes(), "{inner:?}");
+        }
+        let mut out = b"kept ".to_vec();
+        unescape_ascii(br#"\"x\""#, &mut out);
+        assert_eq!(out, br#"kept "x""#);
     }
 }
