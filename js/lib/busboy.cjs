@@ -450,7 +450,8 @@ class MultipartDriver {
   /** Pushes data to `file` (the current one, or one just let go): false when it wants no more for now. */
   pushTo(file, data) {
     if (file === null || file.destroyed) return true;
-    return file.push(Buffer.from(data.buffer, data.byteOffset, data.length));
+    // A piece that is the writer's Buffer (a chunk that is all data) is pushed as it is.
+    return file.push(data instanceof Buffer ? data : Buffer.from(data.buffer, data.byteOffset, data.length));
   }
 
   /** Opens a file stream (counted until its `end`). */
