@@ -9,8 +9,10 @@
 //   keep-alive, `--concurrency` requests in flight, for `--seconds`), and the server's CPU
 //   time per request (process.cpuUsage() in the server, read over HTTP before and after);
 // - `--uploads` uploads of a `--mb` MiB file, one at a time: MB/s, and CPU time per upload;
-// - the parser's share: the same requests to `/drain`, which reads the body and drops it (the
-//   app's cost without a parser), subtracted from the CPU time per request.
+// - the multipart share ("of which multipart"): the same requests to `/drain`, which reads the
+//   body and drops it (the app without its multipart middleware and parser), subtracted from
+//   the CPU time per request: multer's or @fastify/multipart's work and the parser's, whose
+//   own cost bench/busboy.mjs measures alone.
 // Before any timing, both servers of a pair must answer both bodies the same (fields, file
 // sizes, SHA-256), or the run stops. Medians of the rounds. Wall time (requests per second,
 // MB/s) needs a quiet machine; the CPU times less so.
@@ -159,7 +161,7 @@ try {
     }
     const m = runs.map((run) => Object.fromEntries(Object.entries(run).map(([k, v]) => [k, median(v)])));
     console.log(`\n## ${title}\n`);
-    console.log('| busboy | 1 KB form: req/s | CPU µs/req | of which parser | MB/s, ' + `${MB} MiB` + ' | CPU ms/upload | of which parser |');
+    console.log('| busboy | 1 KB form: req/s | CPU µs/req | of which multipart | MB/s, ' + `${MB} MiB` + ' | CPU ms/upload | of which multipart |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (let k = 0; k < servers.length; k++) {
       const x = m[k];
