@@ -13,6 +13,7 @@ the ratio theirs / ours (above 1: we execute fewer instructions).
     scripts/bench-counts.py --n 200 'map/*/260p_get16'
     scripts/bench-counts.py --list 'owned/*'
     scripts/bench-counts.py --json target/counts.json 'decode/*' 'map/*' 'disposition/*'
+    scripts/bench-counts.py --features async --bench body --n 3 'multipart/*/fields-100*'
 
 Patterns are shell-style globs over the ids (`*` also matches `/`). The bench binaries are
 built first (`cargo bench --no-run`) unless --no-build; python3 standard library only.
@@ -31,11 +32,10 @@ import tempfile
 BENCHES = ["query", "disposition", "uri", "body", "component"]
 
 
-def bench_binaries(build: bool) -> dict:
+def bench_binaries(build: bool, features: str, benches: list) -> dict:
     """{bench name: executable}, from cargo's JSON messages (builds when `build`)."""
-    # engine-wasm for the component bench (wasmtime running the bundled component).
-    cmd = ["cargo", "bench", "--no-run", "--message-format=json", "--features", "engine-wasm"]
-    for b in BENCHES:
+    cmd = ["cargo", "bench", "--no-run", "--message-format=json", "--features", features]
+    for b in benches:
         cmd += ["--bench", b]
     if not build:
         cmd.append("--offline")
@@ -50,7 +50,7 @@ def bench_binaries(build: bool) -> dict:
             continue
         target = msg.get("target") or {}
         if msg.get("reason") == "compiler-artifact" and "bench" in target.get("kind", []):
-            if msg.get("executable") and target.get("name") in BENCHES:
+            if msg.get("executable") and target.get("name") in benches:
                 found[target["name"]] = msg["executable"]
     return found
 
@@ -139,16 +139,27 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=500, help="iterations of the short run (default 500)")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="valgrind runs at once (default 1)")
     ap.add_argument("--no-build", action="store_true", help="use the bench binaries as built")
+    # engine-wasm by default: the component bench runs the bundled component in wasmtime.
+    ap.add_argument("--features", default="engine-wasm",
+                    help="cargo features of the bench build (default engine-wasm; e.g. "
+                    "`--features async` for body's reqparse-async rows, which then skips the "
+                    "component bench unless engine-wasm is listed too)")
+    ap.add_argument("--bench", action="append", choices=BENCHES,
+                    help="only this bench binary (repeatable; default: all of them)")
     ap.add_argument("--list", action="store_true", help="print the matching ids and stop")
     ap.add_argument("--json", metavar="FILE",
                     help="also write {id: instructions/op} to FILE (bench-chart.py --counts FILE "
                     "puts them beside the wall times)")
     args = ap.parse_args()
 
-    binaries = bench_binaries(build=not args.no_build)
+    benches = args.bench or BENCHES
+    if "engine-wasm" not in args.features.replace(",", " ").split():
+        # The component bench requires engine-wasm (Cargo.toml's required-features).
+        benches = [b for b in benches if b != "component"]
+    binaries = bench_binaries(build=not args.no_build, features=args.features, benches=benches)
     selected = []  # (exe, id), in the binaries' own order
     notes = {}
-    for bench in BENCHES:
+    for bench in benches:
         exe = binaries.get(bench)
         if exe is None:
             continue
