@@ -100,7 +100,9 @@ fn chunks_of(input: &Bytes, rng: &mut Rng, min: usize, spread: usize) -> Vec<Byt
 fn data_are_slices_of_the_source_chunks() {
     // In chunks no shorter than the delimiter, the bytes a chunk's end holds back (the first
     // bytes of what may be a delimiter) come from that one chunk, and are handed out as a
-    // slice of it too: every piece of data shares the source's allocation.
+    // slice of it too: every piece of data shares the source's allocation. The chunks arrive
+    // one at a time (`Pending` between them), as they are under 256 bytes: tiny chunks ready
+    // together are gathered (`small_chunks_ready_together_are_gathered`).
     let mut rng = Rng::new(7);
     let mut pieces = 0;
     vectors::run("multipart.json", 60, |case, failures| {
@@ -116,7 +118,7 @@ fn data_are_slices_of_the_source_chunks() {
             for _ in 0..8 {
                 let chunks = chunks_of(&input, &mut rng, n, 24);
                 let mut outside = 0;
-                read_chunks(chunks.clone(), false, boundary, config, &[], |data| {
+                read_chunks(chunks.clone(), true, boundary, config, &[], |data| {
                     pieces += 1;
                     outside += usize::from(!inside(data, &chunks));
                 });
@@ -149,9 +151,11 @@ fn upload(size: usize, pattern: &[u8]) -> (Vec<u8>, Vec<u8>) {
 fn big_file_is_sliced_from_its_chunks_whatever_the_cuts() {
     // Chunk sizes coprime with the pattern's period: chunks end after every prefix of the
     // delimiter's near misses (`\r`, `\r\n`, `\r\n-`, … `\r\n--XyZ012`).
+    // Chunks under 256 bytes arrive one at a time (`Pending` between them): ready together,
+    // they would be gathered (`small_chunks_ready_together_are_gathered`).
     let (body, data) = upload(300_000, b"ab\r\n--XyZ012x\r\r\n-");
     let body = Bytes::from(body);
-    for size in [10, 13, 64, 1000, 4099, 16384] {
+    for size in [10, 13, 64, 256, 1000, 4099, 16384] {
         let chunks: Vec<Bytes> = (0..body.len())
             .step_by(size)
             .map(|at| body.slice(at..(at + size).min(body.len())))
@@ -159,7 +163,7 @@ fn big_file_is_sliced_from_its_chunks_whatever_the_cuts() {
         let mut outside = 0;
         let out = read_chunks(
             chunks.clone(),
-            size == 13,
+            size < 256,
             b"XyZ0123",
             MultipartConfig::default(),
             &[],
@@ -174,6 +178,58 @@ fn big_file_is_sliced_from_its_chunks_whatever_the_cuts() {
             "chunks of {size}: the file differs"
         );
         assert_eq!(outside, 0, "chunks of {size}: {outside} pieces copied");
+    }
+}
+
+#[test]
+fn small_chunks_ready_together_are_gathered() {
+    // The rule of the module documentation ("Zero copy"): a chunk under 256 bytes with the
+    // next one ready is copied with the small chunks ready after it into one buffer of at
+    // most 4 KiB; 256 bytes or more, or a chunk the source answers `Pending` after, is read
+    // where it is. (Chunks shorter than the delimiter are left out: the bytes held across
+    // several of them are copied whether gathered or not.)
+    let (body, data) = upload(100_000, b"ab\r\n--XyZ012x\r\r\n-");
+    let body = Bytes::from(body);
+    for (size, pending, gathered) in [
+        (1, false, true),
+        (255, false, true),
+        (255, true, false),
+        (256, false, false),
+    ] {
+        let chunks: Vec<Bytes> = (0..body.len())
+            .step_by(size)
+            .map(|at| body.slice(at..(at + size).min(body.len())))
+            .collect();
+        let (mut pieces, mut outside, mut longest) = (0, 0, 0);
+        let out = read_chunks(
+            chunks.clone(),
+            pending,
+            b"XyZ0123",
+            MultipartConfig::default(),
+            &[],
+            |d| {
+                pieces += 1;
+                outside += usize::from(!inside(d, &chunks));
+                longest = longest.max(d.len());
+            },
+        );
+        let case = format!("chunks of {size}, pending {pending}");
+        assert_eq!(out.error, None, "{case}");
+        assert!(out.parts[1].data == data, "{case}: the file differs");
+        if gathered {
+            // Every piece is a slice of a gathered buffer: none of the source's chunks.
+            assert_eq!(
+                outside, pieces,
+                "{case}: {outside} of {pieces} pieces copied"
+            );
+            assert!(
+                longest > size && longest <= 4096,
+                "{case}: longest piece {longest}"
+            );
+        } else {
+            assert_eq!(outside, 0, "{case}: {outside} of {pieces} pieces copied");
+            assert!(longest <= size, "{case}: longest piece {longest}");
+        }
     }
 }
 

@@ -10,13 +10,18 @@
 //! time ([`APPEND`]), until the reader has consumed every held byte: it then reads the rest
 //! of that chunk where it is again. The window thus holds at most what the reader's limits
 //! let it hold back, plus one piece.
+//!
+//! Chunks under [`SMALL`] bytes that the source has ready one after another are gathered
+//! first ([`Driver::poll_source`]): copied into one buffer of at most [`GATHER`] bytes, which
+//! is then "the chunk" above. The reader then steps once per gathered buffer, not once per
+//! tiny chunk.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::pin::Pin;
 use core::task::{Context, Poll};
 
-use bytes::{Buf, Bytes};
+use bytes::{Buf, Bytes, BytesMut};
 use futures_core::Stream;
 
 use super::error::{BoxError, Error};
@@ -29,6 +34,17 @@ use crate::bytes::{offset_in, slice};
 /// length, so that a held delimiter prefix is settled by one piece: the reader then hands
 /// out, or takes as the delimiter, more bytes than it held).
 const APPEND: usize = 1024;
+
+/// A chunk shorter than this, when the source has another chunk ready after it, is gathered:
+/// copied with the small chunks ready after it into one buffer of at most [`GATHER`] bytes,
+/// which the reader then reads as one chunk. A byte copied is far cheaper than a reader step
+/// and a `Bytes` handed out per tiny chunk (a client writing a byte at a time, a proxy
+/// re-chunking); a chunk this long or longer is never gathered, so the zero-copy rule of the
+/// module documentation holds for it.
+pub(crate) const SMALL: usize = 256;
+
+/// The most bytes gathered into one buffer (one allocation for up to this many tiny chunks).
+pub(crate) const GATHER: usize = 4096;
 
 /// A source of chunks: any `Stream` of `Result<impl Buf, impl Into<BoxError>>`.
 pub(crate) trait Source {
@@ -170,6 +186,9 @@ pub(crate) struct Driver<S, D> {
     old: usize,
     /// `win[..old]` as a slice of the chunk they came from (when one did).
     held_src: Option<Bytes>,
+    /// What the source answered after the chunks gathered last (a chunk that did not fit,
+    /// its end, its error): the source's next answer.
+    deferred: Option<Option<Result<Bytes, Error>>>,
     /// The first error: every later poll answers it again.
     failed: Option<Error>,
     /// The reader's end has been handed out.
@@ -190,9 +209,49 @@ where
             start: 0,
             old: 0,
             held_src: None,
+            deferred: None,
             failed: None,
             ended: false,
         }
+    }
+
+    /// The source's next chunk, tiny chunks that are ready together gathered into one
+    /// ([`SMALL`], [`GATHER`]).
+    fn poll_source(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Error>>> {
+        // A small chunk that did not fit in the last gathering starts the next one.
+        let next = match self.deferred.take() {
+            Some(item) => Poll::Ready(item),
+            None => self.source.as_mut().poll_chunk(cx),
+        };
+        let first = match next {
+            Poll::Ready(Some(Ok(chunk))) if chunk.len() < SMALL => chunk,
+            other => return other,
+        };
+        let mut gathered: Option<BytesMut> = None;
+        loop {
+            let len = gathered.as_ref().map_or(first.len(), BytesMut::len);
+            let next = match self.source.as_mut().poll_chunk(cx) {
+                // Nothing more ready now (the waker is registered): read what is here.
+                Poll::Pending => break,
+                Poll::Ready(Some(Ok(chunk)))
+                    if chunk.len() < SMALL && len + chunk.len() <= GATHER =>
+                {
+                    chunk
+                }
+                Poll::Ready(other) => {
+                    self.deferred = Some(other);
+                    break;
+                }
+            };
+            gathered
+                .get_or_insert_with(|| {
+                    let mut buf = BytesMut::with_capacity(GATHER);
+                    buf.extend_from_slice(&first);
+                    buf
+                })
+                .extend_from_slice(&next);
+        }
+        Poll::Ready(Some(Ok(gathered.map_or(first, BytesMut::freeze))))
     }
 
     /// The next event, made into `T` by `map` (which gets a [`Locate`] for its slices);
@@ -216,7 +275,7 @@ where
                 Ok(None) => {}
                 Err(e) => return Poll::Ready(Err(self.fail(e))),
             }
-            match self.source.as_mut().poll_chunk(cx) {
+            match self.poll_source(cx) {
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(None) => self.source_done = true,
                 Poll::Ready(Some(Err(e))) => return Poll::Ready(Err(self.fail(e))),
@@ -230,6 +289,7 @@ where
         self.failed = Some(e.clone());
         // Nothing is read after an error: let the buffers go.
         (self.win, self.chunk, self.held_src) = (Vec::new(), Bytes::new(), None);
+        self.deferred = None;
         e
     }
 

@@ -18,11 +18,21 @@
 //! `Bytes::from` first.
 //!
 //! **Zero copy.** When the chunks are `Bytes` (or `BytesMut`), a part's data is handed out as
-//! `Bytes::slice`s of the chunks that carried it: the same allocation, no copy. Only what the
-//! reader must hold across chunks is copied (the first bytes of what may be a delimiter at the
-//! end of a chunk, an incomplete header block, a pair cut by a chunk), and a header block that
-//! arrived in one chunk is a slice of it too. Every buffer is bounded by the reader's limits
-//! ([`MultipartLimits`], [`FormLimits`]); each source's chunk is read where it is.
+//! `Bytes::slice`s of the chunks that carried it: the same allocation, no copy. Two things are
+//! copied, each bounded:
+//!
+//! - what the reader must hold across chunks (the first bytes of what may be a delimiter at
+//!   the end of a chunk, an incomplete header block, a pair cut by a chunk), bounded by the
+//!   reader's limits ([`MultipartLimits`], [`FormLimits`]); a header block that arrived in one
+//!   chunk is a slice of it too;
+//! - tiny chunks that arrive together: a chunk under 256 bytes, when the source has the next
+//!   chunk ready as soon as it is asked, is copied with the chunks under 256 bytes ready after
+//!   it into one buffer of at most 4 KiB, which is then read as one chunk (its data handed out
+//!   as slices of that buffer). A byte copied costs far less than a reader step and a `Bytes`
+//!   per tiny chunk (a client that writes a byte at a time). A chunk of 256 bytes or more is
+//!   never gathered, nor is a small one that the source answers `Pending` after.
+//!
+//! Each source's chunk of 256 bytes or more is read where it is.
 //!
 //! **Errors** are [`Error`]s: the body's (with its byte offset, as the sync readers report
 //! it), the `Content-Type`'s, or the source's; each says whether it is a limit (413) or
