@@ -90,10 +90,12 @@ mod driver;
 mod error;
 mod form;
 mod multipart;
+mod part;
 
 pub use error::{BoxError, Error};
 pub use form::{FormConfig, FormPairs};
-pub use multipart::{Multipart, MultipartConfig, Part, PartStream};
+pub use multipart::{Multipart, MultipartConfig};
+pub use part::{Part, PartStream};
 /// tokio-util's stream of an `AsyncRead`'s reads as [`Bytes`], which the readers'
 /// `from_reader` constructors read through.
 #[cfg(feature = "tokio")]
