@@ -1,8 +1,8 @@
 //! Heap requests (allocations and reallocations) per body and per part of each reader, over
 //! the same chunks: fields-100, files-100 and file-100MiB, in 64 KiB and in 1-byte chunks.
-//! Run from benches/peers:
+//! Run from benches/peers (readers named after it: only those):
 //!
-//!     cargo run --release --ignore-rust-version --example alloc_counts
+//!     cargo run --release --ignore-rust-version --example alloc_counts [reqparse-async ...]
 //!
 //! Counted on the reading thread with a counting global allocator
 //! (`tests/support/alloc.rs`), the chunks made outside the count (slices of one buffer, made
@@ -16,6 +16,8 @@ mod alloc;
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
 
+// The bench's shapes and chunkings by name are the bench's.
+#[allow(dead_code)]
 mod common;
 use common::{run, shape, sliced, PartOut, Work, IMPLS};
 
@@ -38,6 +40,7 @@ fn harness(parts: &[PartOut]) -> usize {
 }
 
 fn main() {
+    let only: Vec<String> = std::env::args().skip(1).collect();
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
@@ -48,7 +51,10 @@ fn main() {
         for (label, read) in [("64 KiB", 64 << 10), ("1 B", 1)] {
             let want = run("reqparse", &rt, sliced(&body, read), Work::Count);
             let base = harness(&want);
-            for imp in IMPLS {
+            for imp in IMPLS
+                .into_iter()
+                .filter(|i| only.is_empty() || only.iter().any(|o| o == i))
+            {
                 // Warm once (the runtime's and the allocator's first-use costs), then count.
                 let _ = run(imp, &rt, sliced(&body, read), Work::Count);
                 let (n, got) = alloc::count(|| run(imp, &rt, sliced(&body, read), Work::Count));

@@ -43,7 +43,8 @@ const APPEND: usize = 1024;
 /// module documentation holds for it.
 pub(crate) const SMALL: usize = 256;
 
-/// The most bytes gathered into one buffer (one allocation for up to this many tiny chunks).
+/// The most bytes gathered into one buffer (at most one allocation for up to this many tiny
+/// chunks; none when the data handed out from the last one has been dropped).
 pub(crate) const GATHER: usize = 4096;
 
 /// A source of chunks: any `Stream` of `Result<impl Buf, impl Into<BoxError>>`.
@@ -189,6 +190,8 @@ pub(crate) struct Driver<S, D> {
     /// What the source answered after the chunks gathered last (a chunk that did not fit,
     /// its end, its error): the source's next answer.
     deferred: Option<Option<Result<Bytes, Error>>>,
+    /// Where tiny chunks are gathered: each gathering is split off it, as one `Bytes`.
+    gather: BytesMut,
     /// The first error: every later poll answers it again.
     failed: Option<Error>,
     /// The reader's end has been handed out.
@@ -210,6 +213,7 @@ where
             old: 0,
             held_src: None,
             deferred: None,
+            gather: BytesMut::new(),
             failed: None,
             ended: false,
         }
@@ -227,9 +231,13 @@ where
             Poll::Ready(Some(Ok(chunk))) if chunk.len() < SMALL => chunk,
             other => return other,
         };
-        let mut gathered: Option<BytesMut> = None;
+        let mut gathered = false;
         loop {
-            let len = gathered.as_ref().map_or(first.len(), BytesMut::len);
+            let len = if gathered {
+                self.gather.len()
+            } else {
+                first.len()
+            };
             let next = match self.source.as_mut().poll_chunk(cx) {
                 // Nothing more ready now (the waker is registered): read what is here.
                 Poll::Pending => break,
@@ -243,15 +251,20 @@ where
                     break;
                 }
             };
-            gathered
-                .get_or_insert_with(|| {
-                    let mut buf = BytesMut::with_capacity(GATHER);
-                    buf.extend_from_slice(&first);
-                    buf
-                })
-                .extend_from_slice(&next);
+            if !gathered {
+                // The buffer of the last gathering is taken back when nothing handed out
+                // from it is alive any more; else this allocates a new one.
+                self.gather.reserve(GATHER);
+                self.gather.extend_from_slice(&first);
+                gathered = true;
+            }
+            self.gather.extend_from_slice(&next);
         }
-        Poll::Ready(Some(Ok(gathered.map_or(first, BytesMut::freeze))))
+        if gathered {
+            Poll::Ready(Some(Ok(self.gather.split().freeze())))
+        } else {
+            Poll::Ready(Some(Ok(first)))
+        }
     }
 
     /// The next event, made into `T` by `map` (which gets a [`Locate`] for its slices);
@@ -289,7 +302,7 @@ where
         self.failed = Some(e.clone());
         // Nothing is read after an error: let the buffers go.
         (self.win, self.chunk, self.held_src) = (Vec::new(), Bytes::new(), None);
-        self.deferred = None;
+        (self.deferred, self.gather) = (None, BytesMut::new());
         e
     }
 

@@ -49,11 +49,11 @@ pub struct MultipartConfig {
     pub limits: MultipartLimits,
 }
 
-/// What the reader hands out, owned.
+/// What the reader hands out, owned; a part's [`Head`] is put in [`Shared::head`] (an event
+/// stays small: it is moved through every layer of a poll).
 enum Event {
-    Part(Head),
-    /// A piece of data, and the rest of the same event when it came from two chunks.
-    Data(Bytes, Option<Bytes>),
+    Part,
+    Data(Bytes),
     PartEnd,
     End,
 }
@@ -82,20 +82,31 @@ pub(super) struct Shared<S> {
     pub(super) waiter: Option<Waker>,
     /// The rest of a data event that came from two chunks: handed out next.
     pub(super) queued: Option<Bytes>,
-    /// A part read by a poll for data (never, by the reader's protocol: a part's end comes
-    /// first), kept for `next_part`.
-    pub(super) stashed: Option<Head>,
+    /// The part the reader read last, until `next_part` hands it out (also when a poll for
+    /// data read it: never, by the reader's protocol, as a part's end comes first).
+    pub(super) head: Option<Head>,
 }
 
-fn map(event: MultipartEvent<'_>, locate: &Locate<'_>) -> Event {
+/// `event` owned: a part's head into `head`, the rest of data that came from two chunks into
+/// `queued`.
+fn map(
+    event: MultipartEvent<'_>,
+    locate: &Locate<'_>,
+    head: &mut Option<Head>,
+    queued: &mut Option<Bytes>,
+) -> Event {
     match event {
-        MultipartEvent::Part(part) => Event::Part(Head {
-            block: locate.whole(part.header_block()),
-            part: part.rebase(&[]),
-        }),
+        MultipartEvent::Part(part) => {
+            *head = Some(Head {
+                block: locate.whole(part.header_block()),
+                part: part.rebase(&[]),
+            });
+            Event::Part
+        }
         MultipartEvent::Data(data) => {
             let (first, rest) = locate.pieces(data);
-            Event::Data(first, rest)
+            *queued = rest;
+            Event::Data(first)
         }
         MultipartEvent::PartEnd => Event::PartEnd,
         MultipartEvent::End => Event::End,
@@ -105,24 +116,18 @@ fn map(event: MultipartEvent<'_>, locate: &Locate<'_>) -> Event {
 impl<S: Source> Shared<S> {
     fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event, Error>> {
         if let Some(rest) = self.queued.take() {
-            return Poll::Ready(Ok(Event::Data(rest, None)));
+            return Poll::Ready(Ok(Event::Data(rest)));
         }
-        match self.driver.poll_event(cx, map) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Ready(Ok(None)) => Poll::Ready(Ok(Event::End)),
-            Poll::Ready(Ok(Some(Event::Data(first, rest)))) => {
-                self.queued = rest;
-                Poll::Ready(Ok(Event::Data(first, None)))
-            }
-            Poll::Ready(Ok(Some(event))) => Poll::Ready(Ok(event)),
-        }
+        let (head, queued) = (&mut self.head, &mut self.queued);
+        self.driver
+            .poll_event(cx, |event, locate| map(event, locate, head, queued))
+            .map(|event| event.map(|event| event.unwrap_or(Event::End)))
     }
 
     /// The next part's head, reading past what is left of the open part; `None` at the end.
     fn poll_next_part(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<Head>, Error>> {
         loop {
-            if let Some(head) = self.stashed.take() {
+            if let Some(head) = self.head.take() {
                 return Poll::Ready(Ok(Some(head)));
             }
             if self.open.is_some() && self.detached {
@@ -139,9 +144,10 @@ impl<S: Source> Shared<S> {
                 // The rest of a part no one reads.
                 Event::Data(..) => {}
                 Event::PartEnd => self.open = None,
-                Event::Part(head) => {
-                    self.open = Some(head.part.index());
-                    return Poll::Ready(Ok(Some(head)));
+                Event::Part => {
+                    let head = self.head.take();
+                    self.open = head.as_ref().map(|head| head.part.index());
+                    return Poll::Ready(Ok(head));
                 }
                 Event::End => {
                     self.open = None;
@@ -169,12 +175,10 @@ impl<S: Source> Shared<S> {
             Poll::Ready(Ok(event)) => event,
         };
         match event {
-            Event::Data(data, _) => return Poll::Ready(Ok(Some(data))),
+            Event::Data(data) => return Poll::Ready(Ok(Some(data))),
             Event::PartEnd | Event::End => self.open = None,
-            Event::Part(head) => {
-                self.open = Some(head.part.index());
-                self.stashed = Some(head);
-            }
+            // Kept in `head` for `next_part`.
+            Event::Part => self.open = self.head.as_ref().map(|head| head.part.index()),
         }
         self.release();
         Poll::Ready(Ok(None))
@@ -274,7 +278,7 @@ where
                 detached: false,
                 waiter: None,
                 queued: None,
-                stashed: None,
+                head: None,
             })),
         })
     }
