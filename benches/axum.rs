@@ -1,0 +1,471 @@
+//! End to end over loopback: axum 0.8 with `reqparse::axum::Multipart` against axum 0.8 with
+//! its own `axum::extract::Multipart` (multer 3 underneath), the same handler work on both
+//! (issue 41): each file part's data hashed (SHA-256) chunk by chunk as it arrives, each field's
+//! text echoed, answered with one JSON object of the fields and the files' hashes, keep-alive.
+//! The two servers' answers to the same body are byte for byte the same; `check` proves it (and
+//! that both are the answer this binary computed) before anything is timed.
+//!
+//! Modes (the first argument):
+//!
+//! - `write-shape small|upload PATH`: a shape's request body into PATH; prints its Content-Type
+//!   (for wrk: `scripts/axum-wrk.sh`, with `scripts/wrk-post.lua`).
+//! - `server-reqparse N`, `server-axum N`: a tokio runtime of N worker threads serving
+//!   `POST /upload` on 127.0.0.1 (an ephemeral port); prints `ADDR host:port`, serves until its
+//!   stdin closes.
+//! - `check`: starts both servers (one thread each), sends each shape to both (twice on one
+//!   connection), fails unless every answer is the expected one.
+//! - `client ADDR CONNS SECONDS SHAPE`: a closed-loop client keeping CONNS connections busy,
+//!   printing `RESULT <requests/s> <MB/s of bodies>`.
+//! - no mode (`cargo bench --bench axum --features axum,tokio`): `check`, then each server
+//!   under the closed-loop client (16 connections, 5 s), shapes `small` and `upload`, 1 and 2
+//!   server threads, with the ratio. Run without `--bench` (`cargo test`), the same in 0.2 s
+//!   runs over 2 connections: a smoke run of seconds.
+//!
+//! Shapes: `small`, a ~1 KB form (three text fields and a 500-byte file, what a typical upload
+//! form sends) and `upload`, a 1 MiB file with two fields. Both servers take bodies up to
+//! [`LIMIT`] (axum's `DefaultBodyLimit` and reqparse's `MultipartLimits`, the same on both), so
+//! `scripts/upload-rss.py --server axum-reqparse|axum-multer` can stream a 1 GiB upload through
+//! them and watch their memory. On the 2-core machine client and server share the cores: the
+//! numbers are a ratio, not a capacity.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::serve::ListenerExt;
+use axum::{Extension, Router};
+use reqparse::axum::{MultipartConfig, Rejection};
+use reqparse::body::multipart::{write, MultipartLimits, WritePart};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// A browser's boundary (Chromium and Safari send `----WebKitFormBoundary` + 16 characters).
+const BOUNDARY: &str = "----WebKitFormBoundaryrBq7Ds4GoV2yL9aK";
+
+/// The largest body either server takes: over the 1 GiB upload of `scripts/upload-rss.py`.
+const LIMIT: u64 = 2 << 30;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--bench"))
+        .collect();
+    match args.as_slice() {
+        ["server-reqparse", threads] => serve(threads.parse().expect("threads"), app_reqparse()),
+        ["server-axum", threads] => serve(threads.parse().expect("threads"), app_axum()),
+        ["write-shape", name, path] => {
+            std::fs::write(path, shape(name).0).expect("write the body");
+            println!("multipart/form-data; boundary={BOUNDARY}");
+        }
+        ["check"] => check(),
+        ["client", addr, conns, secs, shape] => client(
+            addr.parse().expect("addr"),
+            conns.parse().expect("conns"),
+            secs.parse().expect("seconds"),
+            shape,
+        ),
+        [] => {
+            check();
+            compare();
+        }
+        other => {
+            eprintln!("unknown arguments {other:?}; see the doc comment of benches/axum.rs");
+            std::process::exit(2);
+        }
+    }
+}
+
+// ---- what both servers answer ---------------------------------------------------------------
+
+/// The answer: every field's text and every file's size and SHA-256, in the body's order.
+#[derive(Serialize, Default)]
+struct Answer {
+    fields: Vec<Field>,
+    files: Vec<File>,
+}
+
+#[derive(Serialize)]
+struct Field {
+    name: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct File {
+    name: String,
+    filename: String,
+    size: u64,
+    sha256: String,
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        let json = serde_json::to_string(&self).unwrap_or_default();
+        ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+    }
+}
+
+/// The hex SHA-256 of what `hash` was fed.
+fn hex(hash: Sha256) -> String {
+    hash.finalize().iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The request body of `shape` and the answer both servers must give to it.
+fn shape(name: &str) -> (Vec<u8>, String) {
+    let (file, fields): (Vec<u8>, &[(&str, &str)]) = match name {
+        "small" => (
+            (0..500u32).map(|i| (i * 7 % 251) as u8).collect(),
+            &[
+                ("title", "Holiday photos"),
+                ("tags", "sea, sun"),
+                ("note", "line one\r\nline two"),
+            ],
+        ),
+        "upload" => (
+            (0..1u32 << 20).map(|i| (i * 31 % 253) as u8).collect(),
+            &[("title", "Raw scan"), ("album", "2026")],
+        ),
+        other => panic!("no shape {other} (small, upload)"),
+    };
+    let mut parts: Vec<WritePart> = fields
+        .iter()
+        .map(|&(name, value)| WritePart {
+            name,
+            filename: None,
+            content_type: None,
+            data: value.as_bytes(),
+        })
+        .collect();
+    parts.push(WritePart {
+        name: "file",
+        filename: Some("data.bin"),
+        content_type: Some("application/octet-stream"),
+        data: &file,
+    });
+    let body = write(BOUNDARY, &parts).expect("body");
+    let answer = Answer {
+        fields: fields
+            .iter()
+            .map(|&(name, value)| Field {
+                name: name.into(),
+                value: value.into(),
+            })
+            .collect(),
+        files: vec![File {
+            name: "file".into(),
+            filename: "data.bin".into(),
+            size: file.len() as u64,
+            sha256: hex(Sha256::new_with_prefix(&file)),
+        }],
+    };
+    (body, serde_json::to_string(&answer).expect("json"))
+}
+
+// ---- the servers: the same route, the same work, each with its extractor --------------------
+
+/// reqparse's extractor: each chunk is a `Bytes` slice of what the connection read.
+async fn upload_reqparse(mut multipart: reqparse::axum::Multipart) -> Result<Answer, Rejection> {
+    let mut answer = Answer::default();
+    while let Some(mut part) = multipart.next_part().await? {
+        let name = part.name().into_owned();
+        let Some(filename) = part.filename().map(|f| f.as_str().to_owned()) else {
+            let value = part.text().await?;
+            answer.fields.push(Field { name, value });
+            continue;
+        };
+        let (mut hash, mut size) = (Sha256::new(), 0u64);
+        while let Some(chunk) = part.chunk().await? {
+            hash.update(&chunk);
+            size += chunk.len() as u64;
+        }
+        answer.files.push(File {
+            name,
+            filename,
+            size,
+            sha256: hex(hash),
+        });
+    }
+    Ok(answer)
+}
+
+/// axum's extractor (multer): the same loop through its `Field`.
+async fn upload_axum(
+    mut multipart: axum::extract::Multipart,
+) -> Result<Answer, axum::extract::multipart::MultipartError> {
+    let mut answer = Answer::default();
+    while let Some(mut field) = multipart.next_field().await? {
+        let name = field.name().unwrap_or_default().to_owned();
+        let Some(filename) = field.file_name().map(str::to_owned) else {
+            let value = field.text().await?;
+            answer.fields.push(Field { name, value });
+            continue;
+        };
+        let (mut hash, mut size) = (Sha256::new(), 0u64);
+        while let Some(chunk) = field.chunk().await? {
+            hash.update(&chunk);
+            size += chunk.len() as u64;
+        }
+        answer.files.push(File {
+            name,
+            filename,
+            size,
+            sha256: hex(hash),
+        });
+    }
+    Ok(answer)
+}
+
+/// reqparse's limits raised to [`LIMIT`] for the body and a file (its others are defaults);
+/// axum's body limit raised to the same (reqparse's extractor does not read it: src/axum.rs).
+fn app_reqparse() -> Router {
+    let config = MultipartConfig {
+        limits: MultipartLimits {
+            max_body_bytes: LIMIT,
+            max_file_bytes: LIMIT,
+            ..MultipartLimits::default()
+        },
+        ..MultipartConfig::default()
+    };
+    Router::new()
+        .route("/upload", post(upload_reqparse).layer(Extension(config)))
+        .layer(DefaultBodyLimit::max(LIMIT as usize))
+}
+
+/// axum's body limit raised to [`LIMIT`] (its default is 2 MB); multer's own constraints are
+/// unlimited as axum builds it.
+fn app_axum() -> Router {
+    Router::new()
+        .route("/upload", post(upload_axum))
+        .layer(DefaultBodyLimit::max(LIMIT as usize))
+}
+
+fn serve(threads: usize, app: Router) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        println!("ADDR {}", listener.local_addr().expect("addr"));
+        std::thread::spawn(|| {
+            let _ = std::io::stdin().read_to_end(&mut Vec::new());
+            std::process::exit(0);
+        });
+        // Small answers go out at once on both (what benches/serve.rs's servers do too).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, app).await.expect("serve");
+    });
+}
+
+// ---- the client -----------------------------------------------------------------------------
+
+fn request(body: &[u8]) -> Vec<u8> {
+    let head = format!(
+        "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    [head.as_bytes(), body].concat()
+}
+
+/// Reads one response; returns its status and body.
+fn read_response(s: &mut BufReader<TcpStream>) -> (u16, String) {
+    let mut len = 0usize;
+    let mut line = String::new();
+    let mut status = 0;
+    loop {
+        line.clear();
+        assert!(
+            s.read_line(&mut line).expect("read") > 0,
+            "server closed the connection"
+        );
+        let l = line.trim_end().to_ascii_lowercase();
+        if status == 0 {
+            status = l.get(9..12).and_then(|c| c.parse().ok()).expect("status");
+            continue;
+        }
+        if l.is_empty() {
+            break;
+        }
+        if let Some(v) = l.strip_prefix("content-length:") {
+            len = v.trim().parse().expect("length");
+        }
+    }
+    let mut body = vec![0; len];
+    s.read_exact(&mut body).expect("body");
+    (status, String::from_utf8(body).expect("utf-8"))
+}
+
+fn client(addr: SocketAddr, conns: usize, secs: f64, shape_name: &str) {
+    let (body, answer) = shape(shape_name);
+    let req = request(&body);
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    let threads: Vec<_> = (0..conns)
+        .map(|_| {
+            let req = req.clone();
+            let answer = answer.clone();
+            std::thread::spawn(move || {
+                let mut w = TcpStream::connect(addr).expect("connect");
+                w.set_nodelay(true).unwrap();
+                let mut r = BufReader::new(w.try_clone().unwrap());
+                let mut n = 0u64;
+                while Instant::now() < deadline {
+                    w.write_all(&req).expect("write");
+                    let got = read_response(&mut r);
+                    if n == 0 {
+                        assert_eq!(got, (200, answer.clone()), "the server's answer");
+                    }
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: u64 = threads
+        .into_iter()
+        .map(|t| t.join().expect("client thread"))
+        .sum();
+    let rps = total as f64 / secs;
+    println!("RESULT {rps:.0} {:.1}", rps * body.len() as f64 / 1e6);
+}
+
+// ---- driving the servers --------------------------------------------------------------------
+
+/// A server of this binary (`kind`, `threads`) and its address.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(kind: &str, threads: &str) -> Server {
+        let (child, mut out) = spawn(&[kind, threads]);
+        let addr = line(&mut out);
+        let addr = addr.strip_prefix("ADDR ").expect("ADDR line").to_string();
+        Server { child, addr }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Its stdin closed: the server exits.
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn(args: &[&str]) -> (Child, BufReader<std::process::ChildStdout>) {
+    let exe = std::env::current_exe().expect("current_exe");
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    (child, out)
+}
+
+fn line(out: &mut BufReader<std::process::ChildStdout>) -> String {
+    let mut l = String::new();
+    out.read_line(&mut l).expect("child output");
+    l.trim().to_string()
+}
+
+/// Each shape to both servers, twice on one keep-alive connection: every answer must be 200
+/// and the answer computed here, byte for byte (so the two servers' answers are equal too).
+fn check() {
+    let servers = [
+        Server::start("server-reqparse", "1"),
+        Server::start("server-axum", "1"),
+    ];
+    for shape_name in ["small", "upload"] {
+        let (body, answer) = shape(shape_name);
+        let req = request(&body);
+        for (server, kind) in servers.iter().zip(["reqparse", "axum"]) {
+            let mut w = TcpStream::connect(&server.addr).expect("connect");
+            let mut r = BufReader::new(w.try_clone().expect("clone"));
+            for _ in 0..2 {
+                w.write_all(&req).expect("write");
+                let got = read_response(&mut r);
+                assert_eq!(
+                    got,
+                    (200, answer.clone()),
+                    "{kind}'s answer to {shape_name}"
+                );
+            }
+        }
+        println!(
+            "check {shape_name}: {} B body, both answers {} B, equal: {}",
+            body.len(),
+            answer.len(),
+            if answer.len() > 200 {
+                &answer[..200]
+            } else {
+                &answer
+            }
+        );
+    }
+}
+
+fn compare() {
+    // `cargo test` runs this binary without `--bench`: a smoke run of seconds.
+    let bench = std::env::args().any(|a| a == "--bench");
+    let (secs, conns) = if bench { ("5", "16") } else { ("0.2", "2") };
+    let secs = std::env::var("REQPARSE_SERVE_SECS").unwrap_or_else(|_| secs.into());
+    let conns = std::env::var("REQPARSE_SERVE_CONNS").unwrap_or_else(|_| conns.into());
+    println!(
+        "closed-loop client, {conns} connections, {secs} s per run; requests/s (MB/s of bodies)"
+    );
+    println!(
+        "{:<8} {:>7} {:>18} {:>18} {:>7}",
+        "shape", "threads", "axum+reqparse", "axum+multer", "ratio"
+    );
+    for shape_name in ["small", "upload"] {
+        for threads in ["1", "2"] {
+            let mut rps = Vec::new();
+            let mut cells = Vec::new();
+            for kind in ["server-reqparse", "server-axum"] {
+                let server = Server::start(kind, threads);
+                let (mut client, mut cout) =
+                    spawn(&["client", &server.addr, &conns, &secs, shape_name]);
+                let result = line(&mut cout);
+                let mut it = result
+                    .strip_prefix("RESULT ")
+                    .expect("RESULT line")
+                    .split(' ');
+                let (r, mb): (f64, f64) = (
+                    it.next().unwrap().parse().unwrap(),
+                    it.next().unwrap().parse().unwrap(),
+                );
+                let _ = client.wait();
+                drop(server);
+                rps.push(r);
+                cells.push(format!("{r:.0} ({mb:.0})"));
+            }
+            println!(
+                "{:<8} {:>7} {:>18} {:>18} {:>6.2}x",
+                shape_name,
+                threads,
+                cells[0],
+                cells[1],
+                rps[0] / rps[1]
+            );
+        }
+    }
+}
