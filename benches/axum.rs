@@ -16,6 +16,12 @@
 //!   connection), fails unless every answer is the expected one.
 //! - `client ADDR CONNS SECONDS SHAPE`: a closed-loop client keeping CONNS connections busy,
 //!   printing `RESULT <requests/s> <MB/s of bodies>`.
+//! - `counts`: instructions per request of each server (user space, all threads), under
+//!   callgrind: the server run for N and for 2N requests of a shape on one connection, every
+//!   answer checked, (I(2N) - I(N)) / N; exact whatever the machine's load (BENCHMARKS.md, "How
+//!   to measure"). N is 200 for `small` and 4 for `upload`, `REQPARSE_COUNTS_N=small,upload`
+//!   sets them. Under valgrind SHA-256 runs without the CPU's SHA extensions (valgrind hides
+//!   them), so the hashing both servers share weighs more than it does natively.
 //! - no mode (`cargo bench --bench axum --features axum,tokio`): `check`, then each server
 //!   under the closed-loop client (16 connections, 5 s), shapes `small` and `upload`, 1 and 2
 //!   server threads, with the ratio. Run without `--bench` (`cargo test`), the same in 0.2 s
@@ -66,6 +72,7 @@ fn main() {
             println!("multipart/form-data; boundary={BOUNDARY}");
         }
         ["check"] => check(),
+        ["counts"] => counts(),
         ["client", addr, conns, secs, shape] => client(
             addr.parse().expect("addr"),
             conns.parse().expect("conns"),
@@ -419,6 +426,114 @@ fn check() {
             } else {
                 &answer
             }
+        );
+    }
+}
+
+/// The instructions `valgrind --tool=callgrind` counts in a `kind` server (one worker thread)
+/// answering `n` requests of `shape_name` on one connection, startup and exit included: all of
+/// them, and those in `sha2::` functions (`callgrind_annotate`'s per-function totals).
+fn callgrind_total(kind: &str, shape_name: &str, n: u64) -> (u64, u64) {
+    let exe = std::env::current_exe().expect("current_exe");
+    let out = std::env::temp_dir().join(format!(
+        "reqparse-axum-{}-{kind}-{shape_name}-{n}.callgrind",
+        std::process::id()
+    ));
+    let mut child = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(&exe)
+        .args([kind, "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("valgrind (apt-get install valgrind)");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let addr = line(&mut stdout);
+    let addr = addr.strip_prefix("ADDR ").expect("ADDR line");
+    let (body, answer) = shape(shape_name);
+    let req = request(&body);
+    {
+        let mut w = TcpStream::connect(addr).expect("connect");
+        let mut r = BufReader::new(w.try_clone().expect("clone"));
+        for _ in 0..n {
+            w.write_all(&req).expect("write");
+            assert_eq!(
+                read_response(&mut r),
+                (200, answer.clone()),
+                "{kind}'s answer"
+            );
+        }
+    }
+    drop(child.stdin.take());
+    let _ = child.wait();
+    let annotated = Command::new("callgrind_annotate")
+        .arg("--threshold=100")
+        .arg(&out)
+        .output()
+        .expect("callgrind_annotate");
+    let _ = std::fs::remove_file(&out);
+    let text = String::from_utf8_lossy(&annotated.stdout);
+    // Lines are `1,234,567 (12.34%)  file:function [object]`.
+    let count = |l: &str| -> u64 {
+        let n = l
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .replace(',', "");
+        n.parse().unwrap_or(0)
+    };
+    let total = text
+        .lines()
+        .find(|l| l.contains("PROGRAM TOTALS"))
+        .map(count)
+        .expect("callgrind's total");
+    let sha = text
+        .lines()
+        .filter(|l| l.contains(":sha2::"))
+        .map(count)
+        .sum();
+    (total, sha)
+}
+
+fn counts() {
+    let ns = std::env::var("REQPARSE_COUNTS_N").unwrap_or_else(|_| "200,4".into());
+    let ns: Vec<u64> = ns.split(',').map(|n| n.parse().expect("N")).collect();
+    println!("instructions per request (callgrind, user space, server with one worker thread);");
+    println!("all of them, then without SHA-256's (the same on both, software under valgrind)");
+    println!(
+        "{:<8} {:>5} {:>14} {:>14} {:>7} {:>14} {:>14} {:>7}",
+        "shape",
+        "N",
+        "axum+reqparse",
+        "axum+multer",
+        "ratio",
+        "reqparse-sha",
+        "multer-sha",
+        "ratio"
+    );
+    for (shape_name, &n) in ["small", "upload"].iter().zip(&ns) {
+        let per: Vec<(f64, f64)> = ["server-reqparse", "server-axum"]
+            .iter()
+            .map(|kind| {
+                let (all1, sha1) = callgrind_total(kind, shape_name, n);
+                let (all2, sha2) = callgrind_total(kind, shape_name, 2 * n);
+                let all = all2.saturating_sub(all1) as f64 / n as f64;
+                let sha = sha2.saturating_sub(sha1) as f64 / n as f64;
+                (all, all - sha)
+            })
+            .collect();
+        println!(
+            "{:<8} {:>5} {:>14.0} {:>14.0} {:>6.2}x {:>14.0} {:>14.0} {:>6.2}x",
+            shape_name,
+            n,
+            per[0].0,
+            per[1].0,
+            per[1].0 / per[0].0,
+            per[0].1,
+            per[1].1,
+            per[1].1 / per[0].1
         );
     }
 }
