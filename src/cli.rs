@@ -384,7 +384,8 @@ struct ServeArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Largest request body in bytes, after the transfer coding (default 128 MiB); a larger
-    /// one is answered 413. Bodies stream through, so memory does not grow with it.
+    /// one is answered 413. A multipart file may be as large. Bodies stream through, so memory
+    /// does not grow with it.
     #[arg(long)]
     max_body: Option<u64>,
     /// Where requests are parsed: natively, or through the WebAssembly component in wasmtime.
@@ -953,8 +954,11 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         config.threads = threads;
     }
     if let Some(max_body) = a.max_body {
-        // One number for every body-size limit (the readers' follow it).
+        // One number for every body-size limit: the readers' follow it, and so does a
+        // multipart file's (`max_file_bytes`, 128 MiB by default, would otherwise refuse a
+        // larger upload that --max-body lets in).
         config.limits.max_body = max_body;
+        config.limits.multipart.max_file_bytes = max_body;
     }
     config.engine = match a.engine {
         EngineArg::Native => reqparse::host::Engine::Native,

@@ -157,8 +157,10 @@ pub struct Limits {
     pub form: crate::body::form::FormLimits,
     /// How form bodies are decoded. Default `whatwg`.
     pub form_profile: crate::query::Profile,
-    /// Limits of `multipart/form-data` bodies (parts, header block, values, preamble, …). Its
-    /// `max_body_bytes` is not used: [`Limits::max_body`] replaces it.
+    /// Limits of `multipart/form-data` bodies (parts, header block, values, files, preamble, …).
+    /// Its `max_body_bytes` is not used: [`Limits::max_body`] replaces it. Its `max_file_bytes`
+    /// (128 MiB) still bounds each file: raise it with `max_body` for larger uploads
+    /// (`reqparse serve --max-body` sets both).
     pub multipart: crate::body::multipart::MultipartLimits,
     /// How multipart bodies are read. Default `fetch` (what browsers send, as WPT checks it).
     pub multipart_profile: crate::body::multipart::Profile,
