@@ -73,6 +73,7 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 mod browser;
 mod build;
