@@ -55,6 +55,9 @@ impl<'a> WritePart<'a> {
 /// use reqparse::body::multipart::{written_len, WriteError, WritePart};
 /// let err = written_len("b", &[WritePart::value("a\"b", b"")]).unwrap_err();
 /// assert_eq!(err, WriteError::Unwritable { part: 0 });
+/// // A NUL would not read back either: the Fetch profile refuses it in a header line.
+/// let err = written_len("b", &[WritePart::value("a\0b", b"")]).unwrap_err();
+/// assert_eq!(err, WriteError::Unwritable { part: 0 });
 /// assert_eq!(err.to_string(), "part 0 has a name, filename or content type that cannot be written");
 /// // Data that begins with `--boundary`: the empty line's CRLF before it would make a delimiter.
 /// let err = written_len("b", &[WritePart::value("a", b""), WritePart::value("c", b"--b")]);
@@ -65,7 +68,7 @@ impl<'a> WritePart<'a> {
 pub enum WriteError {
     /// The boundary is not 1 to 70 RFC 2046 `bchars` ending in a non-space.
     InvalidBoundary,
-    /// A part's name or filename holds `"`, CR or LF, or its content type CR, LF or
+    /// A part's name or filename holds `"`, CR, LF or NUL, or its content type CR, LF, NUL or
     /// surrounding whitespace.
     Unwritable {
         /// The part's index.
@@ -213,8 +216,12 @@ fn check(boundary: &str, parts: &[WritePart<'_>]) -> Result<(), WriteError> {
     let max = MultipartLimits::default().max_boundary_bytes;
     check_boundary(boundary.as_bytes(), Profile::Strict, max)
         .map_err(|_| WriteError::InvalidBoundary)?;
-    let quotable = |s: &str| !s.contains(['"', '\r', '\n']);
-    let field = |s: &str| !s.contains(['\r', '\n']) && s.trim_matches([' ', '\t']).len() == s.len();
+    // NUL too: the Fetch profile refuses it in any header line (WPT formdata-parsing "Parse
+    // failure: NUL in a name", "… in an unknown header"), so a body holding one would not read
+    // back.
+    let quotable = |s: &str| !s.contains(['"', '\r', '\n', '\0']);
+    let field =
+        |s: &str| !s.contains(['\r', '\n', '\0']) && s.trim_matches([' ', '\t']).len() == s.len();
     let mut delimiter = Vec::with_capacity(boundary.len() + 4);
     delimiter.extend_from_slice(b"\r\n--");
     delimiter.extend_from_slice(boundary.as_bytes());
