@@ -258,6 +258,27 @@ fn fields_body() -> Vec<u8> {
     write(BOUNDARY, &parts).unwrap()
 }
 
+/// 100 small files as a browser sends them (`name="file<i>"; filename="photo-<i>.jpg"`, an
+/// `image/jpeg` type, 1 KiB of data each): the per-part cost of a file part, the peers
+/// bench's `files-100` (benches/peers/common.rs).
+fn files_body() -> Vec<u8> {
+    let data = pseudo_random(100 << 10);
+    let names: Vec<(String, String)> = (0..100)
+        .map(|i| (format!("file{i}"), format!("photo-{i}.jpg")))
+        .collect();
+    let parts: Vec<WritePart<'_>> = names
+        .iter()
+        .enumerate()
+        .map(|(i, (n, f))| WritePart {
+            name: n,
+            filename: Some(f),
+            content_type: Some("image/jpeg"),
+            data: &data[i << 10..(i + 1) << 10],
+        })
+        .collect();
+    write(BOUNDARY, &parts).unwrap()
+}
+
 fn pseudo_random(n: usize) -> Vec<u8> {
     let mut x = 0x2545_f491_4f6c_dd1du64;
     (0..n)
@@ -291,6 +312,7 @@ fn multipart_cases(s: &mut Suite) {
         ),
         ("fields-100", Box::new(fields_body), 64 << 10),
         ("fields-100-1B-reads", Box::new(fields_body), 1),
+        ("files-100", Box::new(files_body), 64 << 10),
         (
             "all-CR-1MiB",
             Box::new(|| file_body(&vec![b'\r'; 1 << 20])),

@@ -17,7 +17,7 @@ use crate::disposition::ContentDisposition;
 use alloc::borrow::Cow;
 
 /// Where in a header block something is, and what is wrong there.
-type Fault = (usize, MultipartErrorKind);
+pub(super) type Fault = (usize, MultipartErrorKind);
 
 /// What the fields of the header block read so far make of the part, in offsets from the
 /// block's start (which stays put while the block is read: nothing is consumed).
@@ -38,10 +38,14 @@ pub(super) struct Fields {
 }
 
 /// What a `Content-Disposition` of type `form-data` with a `name` says of its part.
-#[derive(Clone, Copy, Debug)]
-struct Named {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Named {
     name: Span,
     has_filename: bool,
+    /// The effective filename, when it is the raw filename's bytes as written (UTF-8, nothing
+    /// unescaped, decoded or unfolded): what [`Part::filename`] hands out without parsing the
+    /// disposition again. `None` for a file part whose filename is read another way.
+    filename: Option<Span>,
     name_as_written: bool,
 }
 
@@ -80,12 +84,8 @@ impl Fields {
                 return Err((start, MultipartErrorKind::DuplicateHeader));
             }
             if profile == Profile::Fetch {
-                if let Some(field) = browser_field(value) {
-                    let named = name_within(seen, field, limits).map(|name| Named {
-                        name,
-                        has_filename: false,
-                        name_as_written: false,
-                    });
+                if let Some((name, filename)) = browser_disposition(value) {
+                    let named = browser_named(seen, name, filename, limits);
                     self.disposition = Some((Span::of(seen, value), named));
                     return Ok(());
                 }
@@ -146,27 +146,72 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
     slice(bytes, start..)
 }
 
-/// (Fetch) The name of a disposition written `form-data; name="…"`, as browsers write a
-/// value's (HTML's multipart/form-data encoding), its name printable ASCII without `"`: all
-/// that [`ContentDisposition::parse_form_data`] reads of it (the type `form-data`, that name
-/// alone as written, no filename), without its grammar, which costs a field more than the
-/// rest of its part. `None` for any other value: the parser reads it.
-pub(super) fn browser_field(value: &[u8]) -> Option<&[u8]> {
+/// (Fetch) The name, and the filename if any, of a disposition written `form-data;
+/// name="…"` (a value) or `form-data; name="…"; filename="…"` (a file), as browsers write them
+/// (HTML's multipart/form-data encoding: `"`, CR and LF sent as `%22`, `%0D`, `%0A`): the name
+/// printable ASCII, the filename UTF-8 without `"` or a control byte. That is all that
+/// [`ContentDisposition::parse_form_data`] reads of them (the type `form-data`, the name and
+/// the filename as written, the filename the effective one), without its grammar, which costs
+/// a part more than the rest of it. `None` for any other value: the parser reads it.
+pub(super) fn browser_disposition(value: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     const HEAD: &[u8; 17] = b"form-data; name=\"";
+    const FILENAME: &[u8; 13] = b"\"; filename=\"";
     let (head, rest) = value.split_first_chunk::<17>()?;
-    let (&quote, name) = rest.split_last()?;
-    let printable = |b: u8| (0x20..0x7F).contains(&b) && b != b'"';
-    (head == HEAD
+    if head != HEAD {
+        return None;
+    }
+    // The name: printable bytes up to its quote (one pass: a name is short).
+    let name_byte = |&b: &u8| (0x20..0x7F).contains(&b) && b != b'"';
+    let end = rest.iter().position(|b| !name_byte(b))?;
+    let (name, after) = rest.split_at(end);
+    if name.len() > MAX_BROWSER_NAME {
+        return None;
+    }
+    if after == b"\"" {
+        return Some((name, None));
+    }
+    let (mid, rest) = after.split_first_chunk::<13>()?;
+    let (&quote, filename) = rest.split_last()?;
+    // No control byte (a `\t` the grammar may read otherwise), no `"`, and text: the
+    // filename is its own effective name, borrowed as it is.
+    let plain = |b: u8| b >= 0x20 && b != 0x7F && b != b'"';
+    (mid == FILENAME
         && quote == b'"'
-        && name.len() <= MAX_BROWSER_NAME
-        && name.iter().all(|&b| printable(b)))
-    .then_some(name)
+        && value.len() <= crate::disposition::MAX_HEADER_LEN
+        && filename.iter().all(|&b| plain(b))
+        && (filename.is_ascii() || core::str::from_utf8(filename).is_ok()))
+    .then_some((name, Some(filename)))
 }
 
-/// The longest name [`browser_field`] reads: well within the disposition parser's
+/// The longest name [`browser_disposition`] reads: well within the disposition parser's
 /// [`MAX_HEADER_LEN`](crate::disposition::MAX_HEADER_LEN), so that what it reads the parser
 /// would not refuse as too long.
 const MAX_BROWSER_NAME: usize = 1024;
+
+/// What a disposition [`browser_disposition`] read makes of its part: its name and filename
+/// (spans in `seen`) within their limits, the name checked first, as [`named`] checks them.
+pub(super) fn browser_named(
+    seen: &[u8],
+    name: &[u8],
+    filename: Option<&[u8]>,
+    limits: &MultipartLimits,
+) -> Result<Named, Fault> {
+    let name = name_within(seen, name, limits)?;
+    let filename = match filename {
+        Some(f) if f.len() > limits.max_filename_bytes => {
+            let at = Span::of(seen, f).start() + limits.max_filename_bytes;
+            return Err((at, MultipartErrorKind::Limit(MultipartLimit::FilenameBytes)));
+        }
+        Some(f) => Some(Span::of(seen, f)),
+        None => None,
+    };
+    Ok(Named {
+        name,
+        has_filename: filename.is_some(),
+        filename,
+        name_as_written: false,
+    })
+}
 
 /// The span of `name` (the name's bytes as written, in `seen`), within
 /// [`MultipartLimits::max_name_bytes`]: else the byte past the limit.
@@ -182,7 +227,7 @@ fn name_within(seen: &[u8], name: &[u8], limits: &MultipartLimits) -> Result<Spa
 /// What the disposition `cd` (the value at `value_at` of a field in `seen`) makes of
 /// its part, should it be the block's last: its type must be `form-data`, its `name` there
 /// and within its limit, its filenames within theirs.
-fn named(
+pub(super) fn named(
     cd: &ContentDisposition<'_>,
     seen: &[u8],
     value_at: usize,
@@ -207,12 +252,13 @@ fn named(
         return Err(e);
     }
     // One pass over the other parameters (each `find` reads them all again), and none for a
-    // field's usual disposition, `name` alone.
+    // field's usual disposition, `name` alone. It notes the first `filename` and the first
+    // `filename*` (what `find` would find): the raw filename `Part::filename` hands out.
+    let (mut plain, mut star) = (None, None);
     if cd.param_count() > 1 {
         for p in cd.params() {
-            let is_filename = p.name().eq_ignore_ascii_case("filename")
-                || p.name().eq_ignore_ascii_case("filename*");
-            if !is_filename {
+            let is_plain = p.name().eq_ignore_ascii_case("filename");
+            if !is_plain && !p.name().eq_ignore_ascii_case("filename*") {
                 continue;
             }
             let raw = unquote(p.raw_value_bytes());
@@ -220,13 +266,29 @@ fn named(
             if let Some(e) = over(raw, max, MultipartLimit::FilenameBytes) {
                 return Err(e);
             }
+            let first = if is_plain { &mut plain } else { &mut star };
+            first.get_or_insert(raw);
         }
     }
     let name_as_written = profile != Profile::Fetch
         && matches!(name.value(), Cow::Borrowed(v) if v.as_bytes() == name_bytes);
+    let value = cd.filename();
+    // The effective filename kept when it is the raw filename itself, the same bytes (not
+    // decoded from `filename*`, unescaped, or read as ISO-8859-1) and unfolded already: then
+    // `Part::filename` need not parse the disposition again to hand it out.
+    let filename = match (&value, plain.or(star)) {
+        (Some(Cow::Borrowed(v)), Some(raw))
+            if core::ptr::eq(v.as_bytes(), raw)
+                && (profile != Profile::Lenient || memchr::memchr(b'\n', raw).is_none()) =>
+        {
+            Some(Span::of(seen, raw))
+        }
+        _ => None,
+    };
     Ok(Named {
         name: Span::of(seen, name_bytes),
-        has_filename: cd.filename().is_some(),
+        has_filename: value.is_some(),
+        filename,
         name_as_written,
     })
 }
@@ -351,7 +413,7 @@ impl MultipartReader {
             self.profile,
             [named.name, disposition],
             fields.content_type,
-            has_filename,
+            (has_filename, named.filename),
             named.name_as_written,
         );
         if has_filename {

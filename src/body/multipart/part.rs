@@ -59,6 +59,9 @@ pub struct Part<'a> {
     disposition: Span,
     /// The disposition has a filename ([`ContentDisposition::filename`]).
     has_filename: bool,
+    /// The filename, when it is the raw filename as written (the header block's reading
+    /// found it so): handed out without parsing the disposition again.
+    filename: Option<Span>,
     /// (Strict, Lenient) The disposition parser's value of `name` is its bytes as written,
     /// which are UTF-8: no quoted-pair to unescape, nothing read as ISO-8859-1.
     name_as_written: bool,
@@ -111,7 +114,7 @@ impl<'a> Part<'a> {
         profile: Profile,
         [name, disposition]: [Span; 2],
         content_type: Option<Span>,
-        has_filename: bool,
+        (has_filename, filename): (bool, Option<Span>),
         name_as_written: bool,
     ) -> Self {
         Part {
@@ -122,6 +125,7 @@ impl<'a> Part<'a> {
             content_type,
             disposition,
             has_filename,
+            filename,
             name_as_written,
             profile,
         }
@@ -141,6 +145,7 @@ impl<'a> Part<'a> {
             content_type: self.content_type,
             disposition: self.disposition,
             has_filename: self.has_filename,
+            filename: self.filename,
             name_as_written: self.name_as_written,
             profile: self.profile,
         }
@@ -206,9 +211,22 @@ impl<'a> Part<'a> {
     /// assert_eq!((filename.as_str(), filename.basename()), ("../x.txt", "x.txt"));
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
+    #[inline]
     pub fn filename(&self) -> Option<Filename<'a>> {
         if !self.has_filename {
             return None;
+        }
+        self.file_filename()
+    }
+
+    /// [`filename`](Self::filename) of a file part, out of line: a value part's answer, none,
+    /// stays a test where it is asked.
+    fn file_filename(&self) -> Option<Filename<'a>> {
+        // Found as written when the block was read (a copy of the block that is not one reads
+        // other bytes: then the parse below).
+        let kept = self.filename.map(|s| s.get(self.block));
+        if let Some((raw, Ok(value))) = kept.map(|raw| (raw, core::str::from_utf8(raw))) {
+            return Some(Filename::new(Cow::Borrowed(value), raw));
         }
         let disposition = self.disposition().ok()?;
         let value = disposition.filename()?;

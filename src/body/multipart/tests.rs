@@ -117,17 +117,75 @@ fn field_names() {
     assert!(tried > 300, "{tried}");
 }
 
-/// What `head::browser_field` reads of a disposition is what the Fetch profile's parser reads:
-/// the type `form-data`, that one name as written, no filename; around the shape it takes,
-/// every byte of it changed to every other byte, at name lengths around a word's.
+/// What `head::browser_disposition` reads of a disposition is what the Fetch profile's parser
+/// reads: the type `form-data`, the name as written, no filename (a value) or the filename as
+/// written, its own effective name (a file); and what the header block makes of it, the name
+/// and filename against their limits, is what it makes of the parser's reading. Around the
+/// two shapes, every byte changed to every other byte, at name and filename lengths around a
+/// word's, the limits' and the parser's longest header.
 #[test]
-fn browser_fields_are_parsed_fields() {
-    use crate::disposition::ContentDisposition;
-    let mut read = 0;
+fn browser_dispositions_are_parsed_dispositions() {
+    use crate::disposition::{ContentDisposition, MAX_HEADER_LEN};
+    use alloc::borrow::Cow;
+    let value_shape = |name: &[u8]| [&b"form-data; name=\""[..], name, b"\""].concat();
+    let file_shape = |name: &[u8], filename: &[u8]| {
+        let head = [&b"form-data; name=\""[..], name, b"\"; filename=\""].concat();
+        [&head[..], filename, b"\""].concat()
+    };
+    let a = |n: usize| b"a".repeat(n);
+    // (template, every byte changed)
+    let mut templates = alloc::vec::Vec::new();
     for len in [0, 1, 7, 8, 9, 17, 1024, 1025] {
-        let template = [&b"form-data; name=\""[..], &b"a".repeat(len), b"\""].concat();
+        templates.push((value_shape(&a(len)), len < 20));
+    }
+    let pairs = [
+        (0, 0),
+        (1, 1),
+        (8, 9),
+        (9, 8),
+        (1, 17),
+        (1024, 1),
+        (1025, 1),
+        (1, 1023),
+        (1, 1024),
+        (1, 1025),
+        (1, 2048),
+    ];
+    for (n, f) in pairs {
+        templates.push((file_shape(&a(n), &b"b".repeat(f)), n < 20 && f < 20));
+    }
+    // A filename with characters of every UTF-8 length.
+    templates.push((
+        file_shape(b"f", "a\u{e9}\u{20ac}\u{1f600}b".as_bytes()),
+        true,
+    ));
+    // Around the parser's longest header.
+    let room = MAX_HEADER_LEN - file_shape(b"f", b"").len();
+    for f in [room - 1, room, room + 1] {
+        templates.push((file_shape(b"f", &b"x".repeat(f)), false));
+    }
+    let limits = [
+        MultipartLimits::default(),
+        MultipartLimits {
+            max_name_bytes: 8,
+            max_filename_bytes: 8,
+            ..MultipartLimits::default()
+        },
+        MultipartLimits {
+            max_name_bytes: 0,
+            max_filename_bytes: 1024,
+            ..MultipartLimits::default()
+        },
+        MultipartLimits {
+            max_name_bytes: 1024,
+            max_filename_bytes: 0,
+            ..MultipartLimits::default()
+        },
+    ];
+    let mut read = [0; 2];
+    for (template, every) in templates {
         let mut values = alloc::vec![template.clone(), template[..template.len() - 1].to_vec()];
-        if len < 20 {
+        if every {
             for at in 0..template.len() {
                 for b in 0..=255u8 {
                     let mut v = template.clone();
@@ -137,23 +195,112 @@ fn browser_fields_are_parsed_fields() {
             }
         }
         for value in values {
-            let Some(name) = head::browser_field(&value) else {
+            let Some((name, filename)) = head::browser_disposition(&value) else {
                 continue;
             };
             let cd = ContentDisposition::parse_form_data(&value).unwrap();
             assert_eq!(cd.type_bytes(), b"form-data", "{value:?}");
-            assert_eq!(cd.param_count(), 1, "{value:?}");
+            let count = 1 + usize::from(filename.is_some());
+            assert_eq!(cd.param_count(), count, "{value:?}");
             let p = cd.find("name").unwrap();
             assert_eq!(p.raw_value_bytes(), [&b"\""[..], name, b"\""].concat());
-            assert!(cd.filename().is_none(), "{value:?}");
             assert!(!p.is_latin1());
-            read += 1;
+            match filename {
+                None => assert!(cd.filename().is_none(), "{value:?}"),
+                Some(f) => {
+                    let p = cd.find("filename").unwrap();
+                    assert_eq!(p.raw_value_bytes(), [&b"\""[..], f, b"\""].concat());
+                    let value = cd.filename();
+                    assert!(
+                        matches!(value, Some(Cow::Borrowed(v)) if v.as_bytes() == f),
+                        "{value:?}"
+                    );
+                }
+            }
+            for limits in &limits {
+                assert_eq!(
+                    head::browser_named(&value, name, filename, limits),
+                    head::named(&cd, &value, 0, Profile::Fetch, limits),
+                    "{value:?}"
+                );
+            }
+            read[count - 1] += 1;
         }
     }
-    // Each printable byte but `"` in every place of the name, and the templates.
-    assert!(read > 1000, "{read}");
-    assert!(head::browser_field(b"Form-data; name=\"a\"").is_none());
-    assert!(head::browser_field(b"form-data; name=\"a\"; filename=\"b\"").is_none());
+    // Each printable byte but `"` in every place of the name (and each byte but `"` and the
+    // controls in the filename's), and the templates.
+    assert!(read[0] > 1000 && read[1] > 5000, "{read:?}");
+    // Other shapes are the parser's.
+    for value in [
+        &b"Form-data; name=\"a\""[..],
+        b"form-data; name=a",
+        b"form-data; filename=\"b\"; name=\"a\"",
+        b"form-data; name=\"a\"; filename=\"b\"; size=1",
+        b"form-data; name=\"a\"; filename*=UTF-8''b",
+        b"form-data; name=\"a\"; filename=\"b\"; filename*=UTF-8''c",
+        b"form-data; name=\"a\"; Filename=\"b\"",
+        b"form-data; name=\"a\"; filename=\"b\tc\"",
+        b"form-data; name=\"a\"; filename=\"\xe9\"",
+        b"form-data; name=\"a\";filename=\"b\"",
+    ] {
+        assert!(head::browser_disposition(value).is_none(), "{value:?}");
+    }
+}
+
+/// A part's filename and name read from what the header block kept are what the parser reads
+/// of its disposition again, in every profile: the browser's shapes, and those the grammar
+/// reads (other orders, `filename*`, quoted-pairs, ISO-8859-1 bytes, folds).
+#[test]
+fn kept_filenames_are_parsed_filenames() {
+    use alloc::borrow::Cow;
+    use alloc::string::String;
+    let dispositions: [&[u8]; 12] = [
+        b"form-data; name=\"a\"; filename=\"b.txt\"",
+        b"form-data; name=\"a\"; filename=\"\"",
+        b"form-data; name=\"a\"; filename=\"C:\\x\\caf\xc3\xa9.txt\"",
+        b"form-data; filename=\"b\"; name=\"a\"",
+        b"form-data; name=a; filename=b; filename=c",
+        b"form-data; name=\"a\"; filename*=UTF-8''%e2%82%ac.txt",
+        b"form-data; name=\"a\"; filename=\"x\"; filename*=UTF-8''y",
+        b"form-data; name=\"a\"; filename*=UTF-8''y; filename=\"x\"",
+        b"form-data; name=\"a\"; filename=\"q\\\"d\"",
+        b"form-data; name=\"a\"; filename=\"caf\xe9\"",
+        b"form-data; name=\"a\";\r\n filename=\"b\r\n c\"",
+        b"form-data; name=\"a\"; filename=\"%22 =?utf-8?q?x?=\"",
+    ];
+    let mut compared = 0;
+    for disposition in dispositions {
+        let body = [
+            &b"--b\r\nContent-Disposition: "[..],
+            disposition,
+            b"\r\n\r\n",
+        ]
+        .concat();
+        for profile in Profile::ALL {
+            let mut reader = MultipartReader::new(b"b", profile, Default::default()).unwrap();
+            let Ok(Some(MultipartEvent::Part(part))) = reader.decode(&body, false).map(|s| s.event)
+            else {
+                continue;
+            };
+            let d = part.disposition().unwrap();
+            let want = d.filename().map(|value| {
+                let raw = d
+                    .find("filename")
+                    .or_else(|| d.find("filename*"))
+                    .map_or(&[][..], |p| part::unquote(p.raw_value_bytes()));
+                let value = if profile == Profile::Lenient {
+                    Cow::Owned(String::from_utf8_lossy(&unfold(value.as_bytes())).into_owned())
+                } else {
+                    value
+                };
+                Filename::new(value, raw)
+            });
+            assert!(want.is_some(), "{profile} {disposition:?}");
+            assert_eq!(part.filename(), want, "{profile} {disposition:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 25, "{compared}");
 }
 
 #[test]
