@@ -242,7 +242,7 @@ impl MultipartReader {
         delimiter.extend_from_slice(b"\r\n--");
         delimiter.extend_from_slice(boundary);
         Ok(MultipartReader {
-            search: DelimiterSearch::new(&delimiter),
+            search: DelimiterSearch::new(delimiter),
             lf: None,
             profile,
             limits,

@@ -14,14 +14,21 @@ use memchr::memmem::Finder;
 
 use crate::bytes::slice;
 
-/// The delimiter and its searchers, built once when the reader is made (the reader's one
-/// allocation): memmem's finder, Horspool's table and, with vectors, the packed pairs and
-/// Sunday's table.
+/// The delimiter and its searchers, built once when the reader is made (the delimiter is the
+/// reader's one allocation): Horspool's table, with vectors the packed pairs and Sunday's
+/// table, and without them memmem's finder.
 #[derive(Clone, Debug)]
 pub(super) struct DelimiterSearch {
-    /// `CRLF--boundary`; memmem's searcher for the stretches where Horspool's shifts are
-    /// short.
-    finder: Finder<'static>,
+    /// `CRLF--boundary`.
+    delimiter: alloc::boxed::Box<[u8]>,
+    /// memmem's searcher for the stretches where Horspool's shifts are short, built only
+    /// where [`horspool_find`](Self::horspool_find) searches whole reads: without the vectors'
+    /// pair. With it, `horspool_find` sees only what is left shorter than the pair's
+    /// `min_haystack_len` (the delimiter's length and a vector's), too few windows to run
+    /// its credit out (more than `CREDIT_MAX / (DENSE - 1)` are needed), so this searcher,
+    /// ~3,300 instructions to build (its Two-Way factorization, Rabin-Karp hash and prefilter:
+    /// most of what a small form cost to read before the reader was), would never search.
+    finder: Option<Finder<'static>>,
     /// Horspool's shift for each byte ending a delimiter-long window that is not the
     /// delimiter: how far the next possible start is (see [`Self::horspool_find`]).
     shift: [u8; 256],
@@ -30,19 +37,23 @@ pub(super) struct DelimiterSearch {
 }
 
 impl DelimiterSearch {
-    /// The searchers of `delimiter` (`CRLF--boundary`).
-    pub(super) fn new(delimiter: &[u8]) -> Self {
+    /// The searchers of `delimiter` (`CRLF--boundary`; a `Vec` of its length is kept as it
+    /// is).
+    pub(super) fn new(delimiter: impl Into<alloc::boxed::Box<[u8]>>) -> Self {
+        let delimiter = delimiter.into();
+        let vectors = vectors::Vectors::new(&delimiter);
         DelimiterSearch {
-            finder: Finder::new(delimiter).into_owned(),
-            shift: horspool(delimiter),
-            vectors: vectors::Vectors::new(delimiter),
+            finder: (!vectors.has_pair()).then(|| Finder::new(&delimiter).into_owned()),
+            shift: horspool(&delimiter),
+            vectors,
+            delimiter,
         }
     }
 
     /// The delimiter: CRLF, `--` and the boundary.
     #[inline]
     pub(super) fn delimiter(&self) -> &[u8] {
-        self.finder.needle()
+        &self.delimiter
     }
 
     /// How many bytes at the end of `rest` could begin the delimiter.
@@ -104,7 +115,13 @@ impl DelimiterSearch {
             credit = (credit + shift as isize - DENSE as isize).min(CREDIT_MAX);
             if credit < 0 {
                 let to = rest.len().min(at + DENSE_CHUNK + n - 1);
-                if let Some(found) = self.finder.find(slice(rest, at..to)) {
+                let stretch = slice(rest, at..to);
+                // (With the vectors' pair, never reached: see `finder`.)
+                let found = match &self.finder {
+                    Some(finder) => finder.find(stretch),
+                    None => memchr::memmem::find(stretch, delimiter),
+                };
+                if let Some(found) = found {
                     return Some(at + found);
                 }
                 at = (to + 1).saturating_sub(n).max(at);
@@ -262,6 +279,12 @@ mod vectors {
                 pair: end_pair(delimiter),
                 sunday: sunday(delimiter),
             }
+        }
+
+        /// Whether [`find`](Self::find) searches with the pair (else with
+        /// [`DelimiterSearch::horspool_find`] alone).
+        pub(super) fn has_pair(&self) -> bool {
+            self.pair.is_some()
         }
 
         /// The first delimiter in `rest` (see [`DelimiterSearch::find`]).
@@ -431,6 +454,11 @@ mod vectors {
             Vectors
         }
 
+        /// No pair: [`DelimiterSearch::horspool_find`] searches alone.
+        pub(super) fn has_pair(&self) -> bool {
+            false
+        }
+
         #[inline]
         pub(super) fn find(&self, search: &DelimiterSearch, rest: &[u8]) -> Option<usize> {
             search.horspool_find(rest)
@@ -468,7 +496,7 @@ mod tests {
         };
         for boundary in [&b"ab"[..], b"abab", b"----x", b"-", b"a\rb", b"XyZ0g0g"] {
             let d = [&b"\r\n--"[..], boundary].concat();
-            let search = DelimiterSearch::new(&d);
+            let search = DelimiterSearch::new(&d[..]);
             let mut alphabet = d.clone();
             alphabet.extend_from_slice(b"\r\r\r\nz");
             for round in 0..1500 {
@@ -559,7 +587,7 @@ mod tests {
 
     #[test]
     fn delimiters_near_and_far() {
-        let search = DelimiterSearch::new(b"\r\n--ab");
+        let search = DelimiterSearch::new(&b"\r\n--ab"[..]);
         for (prefix, cr_at) in [
             (0, None),
             (10, None),
