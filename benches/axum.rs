@@ -34,10 +34,9 @@
 //! them and watch their memory. On the 2-core machine client and server share the cores: the
 //! numbers are a ratio, not a capacity.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::io::{BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
@@ -52,6 +51,10 @@ use sha2::{Digest, Sha256};
 
 /// A browser's boundary (Chromium and Safari send `----WebKitFormBoundary` + 16 characters).
 const BOUNDARY: &str = "----WebKitFormBoundaryrBq7Ds4GoV2yL9aK";
+
+#[path = "support/loopback.rs"]
+mod loopback;
+use loopback::{line, read_response, request, Server};
 
 /// The largest body either server takes: over the 1 GiB upload of `scripts/upload-rss.py`.
 const LIMIT: u64 = 2 << 30;
@@ -72,15 +75,22 @@ fn main() {
         }
         ["check"] => check(),
         ["counts"] => counts(),
-        ["client", addr, conns, secs, shape] => client(
-            addr.parse().expect("addr"),
-            conns.parse().expect("conns"),
-            secs.parse().expect("seconds"),
-            shape,
-        ),
+        ["client", addr, conns, secs, shape_name] => {
+            let (body, answer) = shape(shape_name);
+            loopback::client(
+                addr.parse().expect("addr"),
+                conns.parse().expect("conns"),
+                secs.parse().expect("seconds"),
+                (BOUNDARY, &body),
+                &answer,
+            );
+        }
         [] => {
             check();
-            compare();
+            loopback::compare(
+                ["server-reqparse", "server-axum"],
+                ["axum+reqparse", "axum+multer"],
+            );
         }
         other => {
             eprintln!("unknown arguments {other:?}; see the doc comment of benches/axum.rs");
@@ -185,56 +195,51 @@ fn shape(name: &str) -> (Vec<u8>, String) {
 
 // ---- the servers: the same route, the same work, each with its extractor --------------------
 
+/// The one handler body of both servers: for each part of `$multipart` (from `$next`), its
+/// name and filename (`$names`, as `(String, Option<String>)`); a field's text echoed, a file's
+/// data hashed chunk by chunk as it arrives.
+macro_rules! answer {
+    ($multipart:ident.$next:ident(), |$part:ident| $names:expr) => {{
+        let mut answer = Answer::default();
+        while let Some(mut $part) = $multipart.$next().await? {
+            let (name, filename): (String, Option<String>) = $names;
+            let Some(filename) = filename else {
+                let value = $part.text().await?;
+                answer.fields.push(Field { name, value });
+                continue;
+            };
+            let (mut hash, mut size) = (Sha256::new(), 0u64);
+            while let Some(chunk) = $part.chunk().await? {
+                hash.update(&chunk);
+                size += chunk.len() as u64;
+            }
+            answer.files.push(File {
+                name,
+                filename,
+                size,
+                sha256: hex(hash),
+            });
+        }
+        Ok(answer)
+    }};
+}
+
 /// reqparse's extractor: each chunk is a `Bytes` slice of what the connection read.
 async fn upload_reqparse(mut multipart: reqparse::axum::Multipart) -> Result<Answer, Rejection> {
-    let mut answer = Answer::default();
-    while let Some(mut part) = multipart.next_part().await? {
-        let name = part.name().into_owned();
-        let Some(filename) = part.filename().map(|f| f.as_str().to_owned()) else {
-            let value = part.text().await?;
-            answer.fields.push(Field { name, value });
-            continue;
-        };
-        let (mut hash, mut size) = (Sha256::new(), 0u64);
-        while let Some(chunk) = part.chunk().await? {
-            hash.update(&chunk);
-            size += chunk.len() as u64;
-        }
-        answer.files.push(File {
-            name,
-            filename,
-            size,
-            sha256: hex(hash),
-        });
-    }
-    Ok(answer)
+    answer!(multipart.next_part(), |part| (
+        part.name().into_owned(),
+        part.filename().map(|f| f.as_str().to_owned())
+    ))
 }
 
 /// axum's extractor (multer): the same loop through its `Field`.
 async fn upload_axum(
     mut multipart: axum::extract::Multipart,
 ) -> Result<Answer, axum::extract::multipart::MultipartError> {
-    let mut answer = Answer::default();
-    while let Some(mut field) = multipart.next_field().await? {
-        let name = field.name().unwrap_or_default().to_owned();
-        let Some(filename) = field.file_name().map(str::to_owned) else {
-            let value = field.text().await?;
-            answer.fields.push(Field { name, value });
-            continue;
-        };
-        let (mut hash, mut size) = (Sha256::new(), 0u64);
-        while let Some(chunk) = field.chunk().await? {
-            hash.update(&chunk);
-            size += chunk.len() as u64;
-        }
-        answer.files.push(File {
-            name,
-            filename,
-            size,
-            sha256: hex(hash),
-        });
-    }
-    Ok(answer)
+    answer!(multipart.next_field(), |field| (
+        field.name().unwrap_or_default().to_owned(),
+        field.file_name().map(str::to_owned)
+    ))
 }
 
 /// reqparse's limits raised to [`LIMIT`] for the body and a file (its others are defaults);
@@ -284,120 +289,6 @@ fn serve(threads: usize, app: Router) {
     });
 }
 
-// ---- the client -----------------------------------------------------------------------------
-
-fn request(body: &[u8]) -> Vec<u8> {
-    let head = format!(
-        "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    [head.as_bytes(), body].concat()
-}
-
-/// Reads one response; returns its status and body.
-fn read_response(s: &mut BufReader<TcpStream>) -> (u16, String) {
-    let mut len = 0usize;
-    let mut line = String::new();
-    let mut status = 0;
-    loop {
-        line.clear();
-        assert!(
-            s.read_line(&mut line).expect("read") > 0,
-            "server closed the connection"
-        );
-        let l = line.trim_end().to_ascii_lowercase();
-        if status == 0 {
-            status = l.get(9..12).and_then(|c| c.parse().ok()).expect("status");
-            continue;
-        }
-        if l.is_empty() {
-            break;
-        }
-        if let Some(v) = l.strip_prefix("content-length:") {
-            len = v.trim().parse().expect("length");
-        }
-    }
-    let mut body = vec![0; len];
-    s.read_exact(&mut body).expect("body");
-    (status, String::from_utf8(body).expect("utf-8"))
-}
-
-fn client(addr: SocketAddr, conns: usize, secs: f64, shape_name: &str) {
-    let (body, answer) = shape(shape_name);
-    let req = request(&body);
-    let deadline = Instant::now() + Duration::from_secs_f64(secs);
-    let threads: Vec<_> = (0..conns)
-        .map(|_| {
-            let req = req.clone();
-            let answer = answer.clone();
-            std::thread::spawn(move || {
-                let mut w = TcpStream::connect(addr).expect("connect");
-                w.set_nodelay(true).unwrap();
-                let mut r = BufReader::new(w.try_clone().unwrap());
-                let mut n = 0u64;
-                while Instant::now() < deadline {
-                    w.write_all(&req).expect("write");
-                    let got = read_response(&mut r);
-                    if n == 0 {
-                        assert_eq!(got, (200, answer.clone()), "the server's answer");
-                    }
-                    n += 1;
-                }
-                n
-            })
-        })
-        .collect();
-    let total: u64 = threads
-        .into_iter()
-        .map(|t| t.join().expect("client thread"))
-        .sum();
-    let rps = total as f64 / secs;
-    println!("RESULT {rps:.0} {:.1}", rps * body.len() as f64 / 1e6);
-}
-
-// ---- driving the servers --------------------------------------------------------------------
-
-/// A server of this binary (`kind`, `threads`) and its address.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start(kind: &str, threads: &str) -> Server {
-        let (child, mut out) = spawn(&[kind, threads]);
-        let addr = line(&mut out);
-        let addr = addr.strip_prefix("ADDR ").expect("ADDR line").to_string();
-        Server { child, addr }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        // Its stdin closed: the server exits.
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-    }
-}
-
-fn spawn(args: &[&str]) -> (Child, BufReader<std::process::ChildStdout>) {
-    let exe = std::env::current_exe().expect("current_exe");
-    let mut child = Command::new(exe)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let out = BufReader::new(child.stdout.take().expect("stdout"));
-    (child, out)
-}
-
-fn line(out: &mut BufReader<std::process::ChildStdout>) -> String {
-    let mut l = String::new();
-    out.read_line(&mut l).expect("child output");
-    l.trim().to_string()
-}
-
 /// Each shape to both servers, twice on one keep-alive connection: every answer must be 200
 /// and the answer computed here, byte for byte (so the two servers' answers are equal too).
 fn check() {
@@ -407,7 +298,7 @@ fn check() {
     ];
     for shape_name in ["small", "upload"] {
         let (body, answer) = shape(shape_name);
-        let req = request(&body);
+        let req = request(BOUNDARY, &body);
         for (server, kind) in servers.iter().zip(["reqparse", "axum"]) {
             let mut w = TcpStream::connect(&server.addr).expect("connect");
             let mut r = BufReader::new(w.try_clone().expect("clone"));
@@ -457,7 +348,7 @@ fn callgrind_total(kind: &str, shape_name: &str, n: u64) -> (u64, u64) {
     let addr = line(&mut stdout);
     let addr = addr.strip_prefix("ADDR ").expect("ADDR line");
     let (body, answer) = shape(shape_name);
-    let req = request(&body);
+    let req = request(BOUNDARY, &body);
     {
         let mut w = TcpStream::connect(addr).expect("connect");
         let mut r = BufReader::new(w.try_clone().expect("clone"));
@@ -539,52 +430,5 @@ fn counts() {
             per[1].1,
             per[1].1 / per[0].1
         );
-    }
-}
-
-fn compare() {
-    // `cargo test` runs this binary without `--bench`: a smoke run of seconds.
-    let bench = std::env::args().any(|a| a == "--bench");
-    let (secs, conns) = if bench { ("5", "16") } else { ("0.2", "2") };
-    let secs = std::env::var("REQPARSE_SERVE_SECS").unwrap_or_else(|_| secs.into());
-    let conns = std::env::var("REQPARSE_SERVE_CONNS").unwrap_or_else(|_| conns.into());
-    println!(
-        "closed-loop client, {conns} connections, {secs} s per run; requests/s (MB/s of bodies)"
-    );
-    println!(
-        "{:<8} {:>7} {:>18} {:>18} {:>7}",
-        "shape", "threads", "axum+reqparse", "axum+multer", "ratio"
-    );
-    for shape_name in ["small", "upload"] {
-        for threads in ["1", "2"] {
-            let mut rps = Vec::new();
-            let mut cells = Vec::new();
-            for kind in ["server-reqparse", "server-axum"] {
-                let server = Server::start(kind, threads);
-                let (mut client, mut cout) =
-                    spawn(&["client", &server.addr, &conns, &secs, shape_name]);
-                let result = line(&mut cout);
-                let mut it = result
-                    .strip_prefix("RESULT ")
-                    .expect("RESULT line")
-                    .split(' ');
-                let (r, mb): (f64, f64) = (
-                    it.next().unwrap().parse().unwrap(),
-                    it.next().unwrap().parse().unwrap(),
-                );
-                let _ = client.wait();
-                drop(server);
-                rps.push(r);
-                cells.push(format!("{r:.0} ({mb:.0})"));
-            }
-            println!(
-                "{:<8} {:>7} {:>18} {:>18} {:>6.2}x",
-                shape_name,
-                threads,
-                cells[0],
-                cells[1],
-                rps[0] / rps[1]
-            );
-        }
     }
 }

@@ -15,16 +15,16 @@
 //! capacity.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::io::Read;
 
 use reqparse::body::multipart::{write, WritePart};
 use reqparse::host::{Config, Server};
 use sha2::{Digest, Sha256};
 
 const BOUNDARY: &str = "----benchBoundary0123456789";
+
+#[path = "support/loopback.rs"]
+mod loopback;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,13 +41,20 @@ fn main() {
             std::fs::write(path, shape(name).0).expect("write the body");
             println!("multipart/form-data; boundary={BOUNDARY}");
         }
-        ["client", addr, conns, secs, shape] => client(
-            addr.parse().expect("addr"),
-            conns.parse().expect("conns"),
-            secs.parse().expect("seconds"),
-            shape,
+        ["client", addr, conns, secs, shape_name] => {
+            let (body, answer) = shape(shape_name);
+            loopback::client(
+                addr.parse().expect("addr"),
+                conns.parse().expect("conns"),
+                secs.parse().expect("seconds"),
+                (BOUNDARY, &body),
+                &answer,
+            );
+        }
+        _ => loopback::compare(
+            ["server-ours", "server-hyper"],
+            ["reqparse", "hyper+multer"],
         ),
-        _ => compare(),
     }
 }
 
@@ -96,14 +103,6 @@ fn shape(name: &str) -> (Vec<u8>, String) {
         file.len()
     );
     (body, answer)
-}
-
-fn request(body: &[u8]) -> Vec<u8> {
-    let head = format!(
-        "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    [head.as_bytes(), body].concat()
 }
 
 // ---- ours: the shim with the upload handler of examples/upload_hash.rs ------------------
@@ -194,129 +193,4 @@ fn server_hyper(threads: usize) {
             });
         }
     });
-}
-
-// ---- the client ---------------------------------------------------------------------------
-
-/// Reads one response; returns its body.
-fn read_response(s: &mut BufReader<TcpStream>) -> String {
-    let mut len = 0usize;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(
-            s.read_line(&mut line).expect("read") > 0,
-            "server closed the connection"
-        );
-        let l = line.trim_end().to_ascii_lowercase();
-        if l.is_empty() {
-            break;
-        }
-        if let Some(v) = l.strip_prefix("content-length:") {
-            len = v.trim().parse().expect("length");
-        }
-    }
-    let mut body = vec![0; len];
-    s.read_exact(&mut body).expect("body");
-    String::from_utf8(body).expect("utf-8")
-}
-
-fn client(addr: SocketAddr, conns: usize, secs: f64, shape_name: &str) {
-    let (body, answer) = shape(shape_name);
-    let req = request(&body);
-    let deadline = Instant::now() + Duration::from_secs_f64(secs);
-    let threads: Vec<_> = (0..conns)
-        .map(|_| {
-            let req = req.clone();
-            let answer = answer.clone();
-            std::thread::spawn(move || {
-                let mut w = TcpStream::connect(addr).expect("connect");
-                w.set_nodelay(true).unwrap();
-                let mut r = BufReader::new(w.try_clone().unwrap());
-                let mut n = 0u64;
-                while Instant::now() < deadline {
-                    w.write_all(&req).expect("write");
-                    let got = read_response(&mut r);
-                    if n == 0 {
-                        assert_eq!(got, answer, "the server's answer");
-                    }
-                    n += 1;
-                }
-                n
-            })
-        })
-        .collect();
-    let total: u64 = threads
-        .into_iter()
-        .map(|t| t.join().expect("client thread"))
-        .sum();
-    let rps = total as f64 / secs;
-    println!("RESULT {rps:.0} {:.1}", rps * body.len() as f64 / 1e6);
-}
-
-fn spawn(args: &[&str]) -> (Child, BufReader<std::process::ChildStdout>) {
-    let exe = std::env::current_exe().expect("current_exe");
-    let mut child = Command::new(exe)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let out = BufReader::new(child.stdout.take().expect("stdout"));
-    (child, out)
-}
-
-fn line(out: &mut BufReader<std::process::ChildStdout>) -> String {
-    let mut l = String::new();
-    out.read_line(&mut l).expect("child output");
-    l.trim().to_string()
-}
-
-fn compare() {
-    // `cargo test` runs this binary without `--bench`: a smoke run that checks the answers.
-    let bench = std::env::args().any(|a| a == "--bench");
-    let (secs, conns) = if bench { ("5", "16") } else { ("0.2", "2") };
-    let secs = std::env::var("REQPARSE_SERVE_SECS").unwrap_or_else(|_| secs.into());
-    let conns = std::env::var("REQPARSE_SERVE_CONNS").unwrap_or_else(|_| conns.into());
-    println!(
-        "closed-loop client, {conns} connections, {secs} s per run; requests/s (MB/s of bodies)"
-    );
-    println!(
-        "{:<8} {:>7} {:>18} {:>18} {:>7}",
-        "shape", "threads", "reqparse", "hyper+multer", "ratio"
-    );
-    for shape_name in ["small", "upload"] {
-        for threads in ["1", "2"] {
-            let mut rps = Vec::new();
-            let mut cells = Vec::new();
-            for kind in ["server-ours", "server-hyper"] {
-                let (mut server, mut out) = spawn(&[kind, threads]);
-                let addr = line(&mut out);
-                let addr = addr.strip_prefix("ADDR ").expect("ADDR line").to_string();
-                let (mut client, mut cout) = spawn(&["client", &addr, &conns, &secs, shape_name]);
-                let result = line(&mut cout);
-                let mut it = result
-                    .strip_prefix("RESULT ")
-                    .expect("RESULT line")
-                    .split(' ');
-                let (r, mb): (f64, f64) = (
-                    it.next().unwrap().parse().unwrap(),
-                    it.next().unwrap().parse().unwrap(),
-                );
-                let _ = client.wait();
-                drop(server.stdin.take());
-                let _ = server.wait();
-                rps.push(r);
-                cells.push(format!("{r:.0} ({mb:.0})"));
-            }
-            println!(
-                "{:<8} {:>7} {:>18} {:>18} {:>6.2}x",
-                shape_name,
-                threads,
-                cells[0],
-                cells[1],
-                rps[0] / rps[1]
-            );
-        }
-    }
 }

@@ -100,16 +100,14 @@ impl<St: Send + Sync> FromRequest<St> for Multipart {
             .get::<MultipartConfig>()
             .copied()
             .unwrap_or_default();
-        let content_type = req
-            .headers()
+        // The head and the body apart: the reader reads the boundary from the header value
+        // where it is (no copy of it per request).
+        let (head, body) = req.into_parts();
+        let content_type = head
+            .headers
             .get(header::CONTENT_TYPE)
-            .map(|v| v.as_bytes().to_vec())
-            .unwrap_or_default();
-        Ok(Multipart::from_body(
-            req.into_body(),
-            &content_type,
-            config,
-        )?)
+            .map_or(&b""[..], |v| v.as_bytes());
+        Ok(Multipart::from_body(body, content_type, config)?)
     }
 }
 

@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use core::pin::Pin;
 use core::task::{Context, Poll};
 
-use bytes::{Buf, Bytes, BytesMut};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
 use futures_core::Stream;
 
 use super::error::{BoxError, Error};
@@ -118,6 +118,7 @@ impl Locate<'_> {
     /// carried it; the part of it held from earlier chunks as a slice of the chunk it came
     /// from, or a copy when it came from several (then `.1` is the rest, in the current
     /// chunk). Bytes from elsewhere are copied.
+    #[inline]
     pub(crate) fn pieces(&self, s: &[u8]) -> (Bytes, Option<Bytes>) {
         let Some(held) = &self.held else {
             return (sub(self.chunk, s), None);
@@ -152,6 +153,7 @@ impl Locate<'_> {
 }
 
 /// `s` as a slice of `chunk`, or a copy when it is not one.
+#[inline]
 fn sub(chunk: &Bytes, s: &[u8]) -> Bytes {
     match offset_in(chunk, s) {
         Some(a) => chunk.slice(a..a + s.len()),
@@ -161,6 +163,7 @@ fn sub(chunk: &Bytes, s: &[u8]) -> Bytes {
 
 /// `chunk[a..b]`, whose bytes are `s`; a copy of `s` when the range is not in `chunk` (a
 /// broken invariant, never a panic).
+#[inline]
 fn range(chunk: &Bytes, s: &[u8], a: usize, b: usize) -> Bytes {
     if a <= b && b <= chunk.len() {
         chunk.slice(a..b)
@@ -258,7 +261,12 @@ where
                 self.gather.extend_from_slice(&first);
                 gathered = true;
             }
-            self.gather.extend_from_slice(&next);
+            if let [byte] = next[..] {
+                // A client writing a byte at a time: one store, not a call to `memcpy`.
+                self.gather.put_u8(byte);
+            } else {
+                self.gather.extend_from_slice(&next);
+            }
         }
         if gathered {
             Poll::Ready(Some(Ok(self.gather.split().freeze())))

@@ -1,11 +1,15 @@
 //! The async multipart/form-data reader: [`Multipart`], its [`Part`]s and their data.
 //!
-//! The reader and every part it hands out share one state (an `Arc<Mutex<_>>`, locked only
-//! inside a poll, never across an await): a part's data is read by the part (or the stream
-//! it was turned into) straight from the source, and [`Multipart::next_part`] skips what a
-//! dropped part left unread. A part borrows the reader, so the compiler sees to it that one
-//! part at a time is read; [`Part::into_stream`] ends that borrow, and `next_part` then waits
-//! for the stream's part to end (or the stream to be dropped) before it reads on.
+//! The reader's state ([`Shared`]) lives in the [`Multipart`] itself while no part's data has
+//! been handed off: a [`Part`] borrows the reader mutably, so the compiler sees to it that one
+//! part at a time is read, and a part reads its data straight through that borrow (no lock,
+//! no reference count: `Mutex::get_mut`). [`Part::into_stream`] ends that borrow and moves
+//! the state into an `Arc<Mutex<_>>` the reader and the stream then share, locked only inside
+//! a poll, never across an await; `next_part` then waits for the stream's part to end (or
+//! the stream to be dropped) before it reads on. The state is not put behind an `Arc` from
+//! the start: the sync reader's memmem searcher makes it 32-byte aligned and 2 KiB large,
+//! an allocation the system allocator serves through `posix_memalign` (several thousand
+//! instructions a body, more than the rest of reading a small form's header blocks).
 
 use alloc::sync::Arc;
 use core::future::poll_fn;
@@ -89,6 +93,7 @@ pub(super) struct Shared<S> {
 
 /// `event` owned: a part's head into `head`, the rest of data that came from two chunks into
 /// `queued`.
+#[inline]
 fn map(
     event: MultipartEvent<'_>,
     locate: &Locate<'_>,
@@ -114,6 +119,7 @@ fn map(
 }
 
 impl<S: Source> Shared<S> {
+    #[inline]
     fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event, Error>> {
         if let Some(rest) = self.queued.take() {
             return Poll::Ready(Ok(Event::Data(rest)));
@@ -125,6 +131,7 @@ impl<S: Source> Shared<S> {
     }
 
     /// The next part's head, reading past what is left of the open part; `None` at the end.
+    #[inline]
     fn poll_next_part(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<Head>, Error>> {
         loop {
             if let Some(head) = self.head.take() {
@@ -158,6 +165,7 @@ impl<S: Source> Shared<S> {
     }
 
     /// The next piece of part `index`'s data; `None` once the part has ended.
+    #[inline]
     pub(super) fn poll_data(
         &mut self,
         index: usize,
@@ -200,6 +208,49 @@ pub(super) fn lock<S>(shared: &Mutex<Shared<S>>) -> MutexGuard<'_, Shared<S>> {
     shared.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Where a [`Multipart`]'s state is.
+// `Own` is large on purpose: boxed, it would be the over-aligned allocation this avoids.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum State<S> {
+    /// In the reader, read through `&mut` (no part's data handed off yet).
+    Own(Mutex<Shared<S>>),
+    /// Shared with the [`PartStream`](super::PartStream)s a part's data was handed off to.
+    Shared(Arc<Mutex<Shared<S>>>),
+    /// Only while [`State::share`] moves `Own` into `Shared` (nothing in between can
+    /// panic or return): never seen by a poll, which then answers an error.
+    Moving,
+}
+
+impl<S> State<S> {
+    /// The state, for one poll: without a lock while it is the reader's own.
+    #[inline]
+    pub(super) fn with<T>(&mut self, f: impl FnOnce(&mut Shared<S>) -> T) -> Option<T> {
+        match self {
+            State::Own(own) => Some(f(own.get_mut().unwrap_or_else(PoisonError::into_inner))),
+            State::Shared(shared) => Some(f(&mut lock(shared))),
+            State::Moving => None,
+        }
+    }
+
+    /// The state as an `Arc` to hand off, moved there on the first hand-off.
+    pub(super) fn share(&mut self) -> Option<Arc<Mutex<Shared<S>>>> {
+        if let State::Own(_) = self {
+            if let State::Own(own) = core::mem::replace(self, State::Moving) {
+                *self = State::Shared(Arc::new(own));
+            }
+        }
+        match self {
+            State::Shared(shared) => Some(Arc::clone(shared)),
+            State::Own(_) | State::Moving => None,
+        }
+    }
+}
+
+/// What a poll answers when the state is away (see [`State::Moving`]).
+pub(super) fn moved() -> Error {
+    Error::source("the multipart reader's state was being handed off")
+}
+
 /// An async multipart/form-data reader over a stream of chunks (see the
 /// [module documentation](super) for the sources it takes and what it copies).
 ///
@@ -231,7 +282,7 @@ pub(super) fn lock<S>(shared: &Mutex<Shared<S>>) -> MutexGuard<'_, Shared<S>> {
 /// # }).unwrap();
 /// ```
 pub struct Multipart<S> {
-    shared: Arc<Mutex<Shared<S>>>,
+    pub(super) state: State<S>,
 }
 
 impl<S, B, E> Multipart<S>
@@ -272,7 +323,7 @@ where
         let reader = MultipartReader::new(boundary, config.profile, config.limits)
             .map_err(Error::ContentType)?;
         Ok(Multipart {
-            shared: Arc::new(Mutex::new(Shared {
+            state: State::Own(Mutex::new(Shared {
                 driver: Driver::new(source, reader),
                 open: None,
                 detached: false,
@@ -348,9 +399,16 @@ where
     /// # }).unwrap();
     /// ```
     pub async fn next_part(&mut self) -> Result<Option<Part<'_, S>>, Error> {
-        let shared = &self.shared;
-        let head = poll_fn(|cx| lock(shared).poll_next_part(cx)).await?;
-        Ok(head.map(|head| Part::new(Arc::clone(&self.shared), head)))
+        let head = poll_fn(|cx| self.poll_head(cx)).await?;
+        Ok(head.map(|head| Part::new(self, head)))
+    }
+
+    /// The next part's head (see [`Shared::poll_next_part`]).
+    #[inline]
+    fn poll_head(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<Head>, Error>> {
+        self.state
+            .with(|shared| shared.poll_next_part(cx))
+            .unwrap_or_else(|| Poll::Ready(Err(moved())))
     }
 
     /// [`next_part`](Self::next_part) as a poll, for a caller that implements a future or a
@@ -372,13 +430,11 @@ where
         &mut self,
         cx: &mut Context<'_>,
     ) -> Poll<Result<Option<Part<'_, S>>, Error>> {
-        match lock(&self.shared).poll_next_part(cx) {
+        match self.poll_head(cx) {
             Poll::Pending => Poll::Pending,
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
             Poll::Ready(Ok(None)) => Poll::Ready(Ok(None)),
-            Poll::Ready(Ok(Some(head))) => {
-                Poll::Ready(Ok(Some(Part::new(Arc::clone(&self.shared), head))))
-            }
+            Poll::Ready(Ok(Some(head))) => Poll::Ready(Ok(Some(Part::new(self, head)))),
         }
     }
 }
@@ -445,7 +501,11 @@ impl<R: tokio::io::AsyncRead> Multipart<super::ReaderStream<R>> {
 
 impl<S> core::fmt::Debug for Multipart<S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let shared = lock(&self.shared);
+        let shared = match &self.state {
+            State::Own(own) => lock(own),
+            State::Shared(shared) => lock(shared),
+            State::Moving => return f.debug_struct("Multipart").finish_non_exhaustive(),
+        };
         f.debug_struct("Multipart")
             .field("profile", &shared.driver.reader.profile())
             .field("position", &shared.driver.reader.position())

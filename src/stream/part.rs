@@ -1,11 +1,11 @@
-//! A part of a multipart body ([`Part`]) and its data handed off ([`PartStream`]): both read
-//! the state they share with their [`Multipart`] reader, one poll for data at a time.
+//! A part of a multipart body ([`Part`]) and its data handed off ([`PartStream`]): a part
+//! reads its data through its borrow of the [`Multipart`] reader, a stream through the state
+//! it shares with the reader, one poll for data at a time.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::sync::Arc;
 use core::future::poll_fn;
-use core::marker::PhantomData;
 use core::pin::Pin;
 use core::task::{Context, Poll};
 use std::sync::Mutex;
@@ -13,9 +13,8 @@ use std::sync::Mutex;
 use bytes::{Buf, Bytes, BytesMut};
 use futures_core::Stream;
 
-use super::driver::Source;
 use super::error::{BoxError, Error};
-use super::multipart::{lock, Head, Multipart, Shared};
+use super::multipart::{lock, moved, Head, Multipart, Shared};
 use crate::body::multipart::{self as sync, Filename, Headers};
 #[cfg(doc)]
 use crate::body::multipart::{MultipartLimits, MultipartReader};
@@ -49,10 +48,10 @@ use crate::disposition::{ContentDisposition, DispositionError};
 /// ```
 pub struct Part<'r, S> {
     head: Head,
-    /// The reading of the part's data: what [`into_stream`](Self::into_stream) hands off.
-    data: PartStream<S>,
-    /// Borrows the reader: one part at a time.
-    _reader: PhantomData<&'r mut Multipart<S>>,
+    /// The reader, whose state the part's data is read through: one part at a time.
+    reader: &'r mut Multipart<S>,
+    /// The part's data has ended (or an error was answered).
+    done: bool,
 }
 
 impl<S> core::fmt::Debug for Part<'_, S> {
@@ -65,18 +64,13 @@ impl<S> core::fmt::Debug for Part<'_, S> {
     }
 }
 
-impl<S> Part<'_, S> {
-    pub(super) fn new(shared: Arc<Mutex<Shared<S>>>, head: Head) -> Self {
-        let index = head.part.index();
+impl<'r, S> Part<'r, S> {
+    #[inline]
+    pub(super) fn new(reader: &'r mut Multipart<S>, head: Head) -> Self {
         Part {
             head,
-            data: PartStream {
-                shared,
-                index,
-                done: false,
-                detached: false,
-            },
-            _reader: PhantomData,
+            reader,
+            done: false,
         }
     }
 
@@ -310,8 +304,10 @@ impl<S> Part<'_, S> {
     /// ```
     pub fn set_limit(&mut self, max_bytes: u64) -> bool {
         let index = self.head.part.index();
-        let mut shared = lock(&self.data.shared);
-        !self.data.done && shared.open == Some(index) && shared.driver.reader.limit_part(max_bytes)
+        !self.done
+            && self.reader.state.with(|shared| {
+                shared.open == Some(index) && shared.driver.reader.limit_part(max_bytes)
+            }) == Some(true)
     }
 
     /// Skips the rest of this part's data: the reader reads past it without handing it out
@@ -341,9 +337,12 @@ impl<S> Part<'_, S> {
     /// ```
     pub fn skip(self) {
         let index = self.head.part.index();
-        let mut shared = lock(&self.data.shared);
-        if !self.data.done && shared.open == Some(index) {
-            shared.driver.reader.skip_part();
+        if !self.done {
+            self.reader.state.with(|shared| {
+                if shared.open == Some(index) {
+                    shared.driver.reader.skip_part();
+                }
+            });
         }
     }
 }
@@ -407,8 +406,21 @@ where
     /// # Ok::<(), reqparse::stream::Error>(())
     /// # }).unwrap();
     /// ```
+    #[inline]
     pub fn poll_chunk(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<Bytes>, Error>> {
-        poll_data(&mut self.data, cx)
+        if self.done {
+            return Poll::Ready(Ok(None));
+        }
+        let index = self.head.part.index();
+        let polled = self
+            .reader
+            .state
+            .with(|shared| shared.poll_data(index, cx))
+            .unwrap_or_else(|| Poll::Ready(Err(moved())));
+        if let Poll::Ready(Err(_) | Ok(None)) = &polled {
+            self.done = true;
+        }
+        polled
     }
 
     /// All of the part's data, as one `Bytes`: the one chunk's slice when it came in one (no
@@ -505,42 +517,34 @@ where
     /// # }).unwrap();
     /// ```
     pub fn into_stream(self) -> PartStream<S> {
-        let mut data = self.data;
-        let mut shared = lock(&data.shared);
-        if !data.done && shared.open == Some(data.index) {
-            shared.detached = true;
+        let index = self.head.part.index();
+        // The state moves behind an `Arc` now (once a body: see the `multipart` module).
+        let shared = self.reader.state.share();
+        if let Some(shared) = &shared {
+            let mut shared = lock(shared);
+            if !self.done && shared.open == Some(index) {
+                shared.detached = true;
+            }
         }
-        drop(shared);
-        data.detached = true;
-        data
+        PartStream {
+            shared,
+            index,
+            done: self.done,
+        }
     }
-}
-
-/// One poll for a part's data, for [`Part`] and [`PartStream`]: `done` after the end or an
-/// error (a stream that answers an error then ends, so that no consumer loops on it).
-fn poll_data<S: Source>(
-    data: &mut PartStream<S>,
-    cx: &mut Context<'_>,
-) -> Poll<Result<Option<Bytes>, Error>> {
-    if data.done {
-        return Poll::Ready(Ok(None));
-    }
-    let polled = lock(&data.shared).poll_data(data.index, cx);
-    if let Poll::Ready(Err(_) | Ok(None)) = &polled {
-        data.done = true;
-    }
-    polled
 }
 
 /// A part is the stream of its data (the same stream [`Part::into_stream`] hands off).
-impl<S> Stream for Part<'_, S>
+impl<S, B, E> Stream for Part<'_, S>
 where
-    PartStream<S>: Stream<Item = Result<Bytes, Error>>,
+    S: Stream<Item = Result<B, E>>,
+    B: Buf,
+    E: Into<BoxError>,
 {
     type Item = Result<Bytes, Error>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        Pin::new(&mut self.get_mut().data).poll_next(cx)
+        self.get_mut().poll_chunk(cx).map(Result::transpose)
     }
 }
 
@@ -568,12 +572,13 @@ where
 /// # }).unwrap();
 /// ```
 pub struct PartStream<S> {
-    shared: Arc<Mutex<Shared<S>>>,
+    /// The state shared with the reader (`None` only when it was away: see
+    /// `multipart::State::Moving`).
+    shared: Option<Arc<Mutex<Shared<S>>>>,
     index: usize,
+    /// The part's data has ended, or an error was answered (a stream that answers an error
+    /// then ends, so that no consumer loops on it).
     done: bool,
-    /// Handed off by [`Part::into_stream`] (not a [`Part`]'s own): dropped, it lets
-    /// `next_part` read on.
-    detached: bool,
 }
 
 impl<S> PartStream<S> {
@@ -616,17 +621,27 @@ where
     type Item = Result<Bytes, Error>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        poll_data(self.get_mut(), cx).map(Result::transpose)
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        let polled = match &this.shared {
+            Some(shared) => lock(shared).poll_data(this.index, cx),
+            None => Poll::Ready(Err(moved())),
+        };
+        if let Poll::Ready(Err(_) | Ok(None)) = &polled {
+            this.done = true;
+        }
+        polled.map(Result::transpose)
     }
 }
 
 impl<S> Drop for PartStream<S> {
     fn drop(&mut self) {
-        if !self.detached {
-            // A part's own: a dropped part is skipped by `next_part` itself.
+        let Some(shared) = &self.shared else {
             return;
-        }
-        let mut shared = lock(&self.shared);
+        };
+        let mut shared = lock(shared);
         if shared.open == Some(self.index) && shared.detached {
             // Let `next_part` read on: it skips what this stream left.
             shared.detached = false;
