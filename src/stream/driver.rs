@@ -118,7 +118,7 @@ impl Locate<'_> {
     /// carried it; the part of it held from earlier chunks as a slice of the chunk it came
     /// from, or a copy when it came from several (then `.1` is the rest, in the current
     /// chunk). Bytes from elsewhere are copied.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pieces(&self, s: &[u8]) -> (Bytes, Option<Bytes>) {
         let Some(held) = &self.held else {
             return (sub(self.chunk, s), None);
@@ -144,6 +144,7 @@ impl Locate<'_> {
 
     /// `s` as one `Bytes`: a slice of the chunk (or the held chunk) that carried it whole, else
     /// a copy.
+    #[inline]
     pub(crate) fn whole(&self, s: &[u8]) -> Bytes {
         match self.pieces(s) {
             (one, None) => one,
@@ -153,7 +154,7 @@ impl Locate<'_> {
 }
 
 /// `s` as a slice of `chunk`, or a copy when it is not one.
-#[inline]
+#[inline(always)]
 fn sub(chunk: &Bytes, s: &[u8]) -> Bytes {
     match offset_in(chunk, s) {
         Some(a) => chunk.slice(a..a + s.len()),

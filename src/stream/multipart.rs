@@ -93,7 +93,7 @@ pub(super) struct Shared<S> {
 
 /// `event` owned: a part's head into `head`, the rest of data that came from two chunks into
 /// `queued`.
-#[inline]
+#[inline(always)]
 fn map(
     event: MultipartEvent<'_>,
     locate: &Locate<'_>,
@@ -119,7 +119,7 @@ fn map(
 }
 
 impl<S: Source> Shared<S> {
-    #[inline]
+    #[inline(always)]
     fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event, Error>> {
         if let Some(rest) = self.queued.take() {
             return Poll::Ready(Ok(Event::Data(rest)));
@@ -130,12 +130,18 @@ impl<S: Source> Shared<S> {
             .map(|event| event.map(|event| event.unwrap_or(Event::End)))
     }
 
-    /// The next part's head, reading past what is left of the open part; `None` at the end.
+    /// The next part's head into `out` (`true`), reading past what is left of the open part;
+    /// `false` at the end.
     #[inline]
-    fn poll_next_part(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<Head>, Error>> {
+    fn poll_next_part(
+        &mut self,
+        cx: &mut Context<'_>,
+        out: &mut Option<Head>,
+    ) -> Poll<Result<bool, Error>> {
         loop {
-            if let Some(head) = self.head.take() {
-                return Poll::Ready(Ok(Some(head)));
+            if self.head.is_some() {
+                *out = self.head.take();
+                return Poll::Ready(Ok(true));
             }
             if self.open.is_some() && self.detached {
                 // The part's data is another stream's to read: wait for its end.
@@ -152,13 +158,13 @@ impl<S: Source> Shared<S> {
                 Event::Data(..) => {}
                 Event::PartEnd => self.open = None,
                 Event::Part => {
-                    let head = self.head.take();
-                    self.open = head.as_ref().map(|head| head.part.index());
-                    return Poll::Ready(Ok(head));
+                    *out = self.head.take();
+                    self.open = out.as_ref().map(|head| head.part.index());
+                    return Poll::Ready(Ok(out.is_some()));
                 }
                 Event::End => {
                     self.open = None;
-                    return Poll::Ready(Ok(None));
+                    return Poll::Ready(Ok(false));
                 }
             }
         }
@@ -283,6 +289,10 @@ pub(super) fn moved() -> Error {
 /// ```
 pub struct Multipart<S> {
     pub(super) state: State<S>,
+    /// The head of the part handed out last, which its [`Part`] borrows (kept out of the
+    /// state: a part reads it without a lock, and a small `Part` is what moves through the
+    /// awaits).
+    head: Option<Head>,
 }
 
 impl<S, B, E> Multipart<S>
@@ -323,6 +333,7 @@ where
         let reader = MultipartReader::new(boundary, config.profile, config.limits)
             .map_err(Error::ContentType)?;
         Ok(Multipart {
+            head: None,
             state: State::Own(Mutex::new(Shared {
                 driver: Driver::new(source, reader),
                 open: None,
@@ -399,16 +410,26 @@ where
     /// # }).unwrap();
     /// ```
     pub async fn next_part(&mut self) -> Result<Option<Part<'_, S>>, Error> {
-        let head = poll_fn(|cx| self.poll_head(cx)).await?;
-        Ok(head.map(|head| Part::new(self, head)))
+        // The part before is done with (its borrow has ended): its head goes now.
+        self.head = None;
+        poll_fn(|cx| self.poll_head(cx)).await?;
+        Ok(self.part())
     }
 
-    /// The next part's head (see [`Shared::poll_next_part`]).
+    /// The next part's head into `self.head` (see [`Shared::poll_next_part`]).
     #[inline]
-    fn poll_head(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<Head>, Error>> {
+    fn poll_head(&mut self, cx: &mut Context<'_>) -> Poll<Result<bool, Error>> {
+        let head = &mut self.head;
         self.state
-            .with(|shared| shared.poll_next_part(cx))
+            .with(|shared| shared.poll_next_part(cx, head))
             .unwrap_or_else(|| Poll::Ready(Err(moved())))
+    }
+
+    /// The part whose head is in `self.head`.
+    #[inline]
+    fn part(&mut self) -> Option<Part<'_, S>> {
+        let Multipart { state, head } = self;
+        head.as_ref().map(|head| Part::new(state, head))
     }
 
     /// [`next_part`](Self::next_part) as a poll, for a caller that implements a future or a
@@ -430,11 +451,11 @@ where
         &mut self,
         cx: &mut Context<'_>,
     ) -> Poll<Result<Option<Part<'_, S>>, Error>> {
+        self.head = None;
         match self.poll_head(cx) {
             Poll::Pending => Poll::Pending,
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Ready(Ok(None)) => Poll::Ready(Ok(None)),
-            Poll::Ready(Ok(Some(head))) => Poll::Ready(Ok(Some(Part::new(self, head)))),
+            Poll::Ready(Ok(_)) => Poll::Ready(Ok(self.part())),
         }
     }
 }

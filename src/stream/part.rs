@@ -14,7 +14,9 @@ use bytes::{Buf, Bytes, BytesMut};
 use futures_core::Stream;
 
 use super::error::{BoxError, Error};
-use super::multipart::{lock, moved, Head, Multipart, Shared};
+#[cfg(doc)]
+use super::multipart::Multipart;
+use super::multipart::{lock, moved, Head, Shared, State};
 use crate::body::multipart::{self as sync, Filename, Headers};
 #[cfg(doc)]
 use crate::body::multipart::{MultipartLimits, MultipartReader};
@@ -47,9 +49,10 @@ use crate::disposition::{ContentDisposition, DispositionError};
 /// # }).unwrap();
 /// ```
 pub struct Part<'r, S> {
-    head: Head,
-    /// The reader, whose state the part's data is read through: one part at a time.
-    reader: &'r mut Multipart<S>,
+    /// Its head, in the reader.
+    head: &'r Head,
+    /// The reader's state, which the part's data is read through: one part at a time.
+    state: &'r mut State<S>,
     /// The part's data has ended (or an error was answered).
     done: bool,
 }
@@ -66,10 +69,10 @@ impl<S> core::fmt::Debug for Part<'_, S> {
 
 impl<'r, S> Part<'r, S> {
     #[inline]
-    pub(super) fn new(reader: &'r mut Multipart<S>, head: Head) -> Self {
+    pub(super) fn new(state: &'r mut State<S>, head: &'r Head) -> Self {
         Part {
             head,
-            reader,
+            state,
             done: false,
         }
     }
@@ -305,7 +308,7 @@ impl<'r, S> Part<'r, S> {
     pub fn set_limit(&mut self, max_bytes: u64) -> bool {
         let index = self.head.part.index();
         !self.done
-            && self.reader.state.with(|shared| {
+            && self.state.with(|shared| {
                 shared.open == Some(index) && shared.driver.reader.limit_part(max_bytes)
             }) == Some(true)
     }
@@ -338,7 +341,7 @@ impl<'r, S> Part<'r, S> {
     pub fn skip(self) {
         let index = self.head.part.index();
         if !self.done {
-            self.reader.state.with(|shared| {
+            self.state.with(|shared| {
                 if shared.open == Some(index) {
                     shared.driver.reader.skip_part();
                 }
@@ -413,7 +416,6 @@ where
         }
         let index = self.head.part.index();
         let polled = self
-            .reader
             .state
             .with(|shared| shared.poll_data(index, cx))
             .unwrap_or_else(|| Poll::Ready(Err(moved())));
@@ -519,7 +521,7 @@ where
     pub fn into_stream(self) -> PartStream<S> {
         let index = self.head.part.index();
         // The state moves behind an `Arc` now (once a body: see the `multipart` module).
-        let shared = self.reader.state.share();
+        let shared = self.state.share();
         if let Some(shared) = &shared {
             let mut shared = lock(shared);
             if !self.done && shared.open == Some(index) {
