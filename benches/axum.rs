@@ -34,7 +34,7 @@
 //! them and watch their memory. On the 2-core machine client and server share the cores: the
 //! numbers are a ratio, not a capacity.
 
-use std::io::{BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 
@@ -267,20 +267,7 @@ fn app_axum() -> Router {
 }
 
 fn serve(threads: usize, app: Router) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        println!("ADDR {}", listener.local_addr().expect("addr"));
-        std::thread::spawn(|| {
-            let _ = std::io::stdin().read_to_end(&mut Vec::new());
-            std::process::exit(0);
-        });
+    loopback::tokio_server(threads, true, |listener| async move {
         // Small answers go out at once on both (what benches/serve.rs's servers do too).
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);

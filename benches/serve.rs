@@ -136,20 +136,7 @@ fn server_hyper(threads: usize) {
     use hyper::body::Bytes;
     use hyper::{Request, Response};
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .enable_io()
-        .build()
-        .expect("runtime");
-    rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        println!("ADDR {}", listener.local_addr().expect("addr"));
-        std::thread::spawn(|| {
-            let _ = std::io::stdin().read_to_end(&mut Vec::new());
-            std::process::exit(0);
-        });
+    loopback::tokio_server(threads, false, |listener| async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
                 continue;

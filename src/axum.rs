@@ -95,11 +95,7 @@ impl<St: Send + Sync> FromRequest<St> for Multipart {
     type Rejection = Rejection;
 
     async fn from_request(req: Request, _state: &St) -> Result<Self, Rejection> {
-        let config = req
-            .extensions()
-            .get::<MultipartConfig>()
-            .copied()
-            .unwrap_or_default();
+        let config: MultipartConfig = route_config(&req);
         // The head and the body apart: the reader reads the boundary from the header value
         // where it is (no copy of it per request).
         let (head, body) = req.into_parts();
@@ -143,11 +139,7 @@ impl<St: Send + Sync> FromRequest<St> for Form {
     type Rejection = Rejection;
 
     async fn from_request(req: Request, _state: &St) -> Result<Self, Rejection> {
-        let config = req
-            .extensions()
-            .get::<FormConfig>()
-            .copied()
-            .unwrap_or_default();
+        let config: FormConfig = route_config(&req);
         let is_form = req
             .headers()
             .get(header::CONTENT_TYPE)
@@ -166,6 +158,11 @@ impl<St: Send + Sync> FromRequest<St> for Form {
 
 /// A `Content-Type` value's media type: before any parameter, without whitespace around it
 /// (RFC 9110 §8.3.1).
+/// The route's config (its `Extension` layer), or the default.
+fn route_config<T: Copy + Default + Send + Sync + 'static>(req: &Request) -> T {
+    req.extensions().get::<T>().copied().unwrap_or_default()
+}
+
 fn media_type(value: &[u8]) -> &[u8] {
     let end = value.iter().position(|&b| b == b';').unwrap_or(value.len());
     value.get(..end).unwrap_or_default().trim_ascii()

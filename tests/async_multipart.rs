@@ -245,7 +245,8 @@ fn steady_state_data_path_allocates_nothing() {
     let count = chunks.len();
     run(async move {
         let mut multipart = Multipart::new(Chunks::new(chunks, false), b"XyZ0123").unwrap();
-        drop(multipart.next_part().await.unwrap().unwrap());
+        // Dropped unread (a `Part` only borrows the reader: `let _` ends it here).
+        let _ = multipart.next_part().await.unwrap().unwrap();
         let mut part = multipart.next_part().await.unwrap().unwrap();
         let mut read = 0;
         // Warm up: the window's buffer takes its size at the first chunk that ends in a
@@ -289,12 +290,13 @@ fn a_dropped_part_is_skipped() {
             .collect();
         run(async {
             let mut multipart = Multipart::new(Chunks::new(chunks, true), b"XyZ0123").unwrap();
-            drop(multipart.next_part().await.unwrap());
+            // Dropped unread (a `Part` only borrows the reader: `let _` ends it here).
+            let _ = multipart.next_part().await.unwrap();
             let mut file = multipart.next_part().await.unwrap().unwrap();
             assert_eq!(file.name(), "file");
             // Mid-data: one piece read, the rest left.
             assert!(file.chunk().await.unwrap().is_some());
-            drop(file);
+            // `file` is not used again: its borrow ends, the rest is skipped.
             let after = multipart.next_part().await.unwrap().unwrap();
             assert_eq!((after.index(), after.name()), (2, "after".into()));
             assert_eq!(after.text().await.unwrap(), "yes");
@@ -324,7 +326,6 @@ fn a_part_read_as_a_stream() {
         assert!(got == data);
         // A part's stream ends: no item after its end.
         assert!(file.next().await.is_none());
-        drop(file);
         assert_eq!(
             multipart.next_part().await.unwrap().unwrap().name(),
             "after"
@@ -457,7 +458,6 @@ fn a_source_error_is_final() {
         assert!((err.status(), err.is_limit(), err.is_malformed()) == (400, false, false));
         // The part's data has ended with its error; the reader answers it again.
         assert!(part.chunk().await.unwrap().is_none());
-        drop(part);
         assert!(matches!(multipart.next_part().await, Err(Error::Source(_))));
         assert!(matches!(multipart.next_part().await, Err(Error::Source(_))));
     });

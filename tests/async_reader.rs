@@ -189,7 +189,6 @@ fn a_file_reads_as_its_bytes() {
                 got.extend_from_slice(&chunk);
                 chunks += 1;
             }
-            drop(part);
             assert!(multipart.next_part().await?.is_none());
             Ok::<_, Box<dyn std::error::Error + Send + Sync>>((got, chunks))
         })

@@ -110,6 +110,32 @@ pub fn line(out: &mut BufReader<ChildStdout>) -> String {
     l.trim().to_string()
 }
 
+/// A server mode on tokio: a multi-thread runtime of `threads` workers (its time driver too
+/// when `time`), a listener on an ephemeral loopback port (printed as `ADDR host:port`) that
+/// `serve` serves; the process exits when its stdin closes.
+pub fn tokio_server<F>(threads: usize, time: bool, serve: impl FnOnce(tokio::net::TcpListener) -> F)
+where
+    F: std::future::Future<Output = ()>,
+{
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    rt.worker_threads(threads).enable_io();
+    if time {
+        rt.enable_time();
+    }
+    let rt = rt.build().expect("runtime");
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        println!("ADDR {}", listener.local_addr().expect("addr"));
+        std::thread::spawn(|| {
+            let _ = std::io::stdin().read_to_end(&mut Vec::new());
+            std::process::exit(0);
+        });
+        serve(listener).await;
+    });
+}
+
 /// A server of this binary (`kind`, `threads`) and its address; dropped, its stdin closes and
 /// it exits.
 pub struct Server {

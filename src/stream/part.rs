@@ -536,14 +536,6 @@ where
     }
 }
 
-/// Where a part ends: the reader's next [`Multipart::next_part`] skips what is left of its
-/// data. Nothing is released here (the part borrows its head and the reader's state), but a
-/// part is a value whose drop means something to its reader, and `drop(part)` says so.
-impl<S> Drop for Part<'_, S> {
-    #[inline]
-    fn drop(&mut self) {}
-}
-
 /// A part is the stream of its data (the same stream [`Part::into_stream`] hands off).
 impl<S, B, E> Stream for Part<'_, S>
 where
