@@ -37,6 +37,23 @@ pub(super) struct Fields {
     fault: Option<Fault>,
 }
 
+/// How far a part's header block has been read (the reader in [`State::Headers`]): the
+/// current line starts at `line` in the input fed (the lines before it are checked) and holds
+/// no LF before `scanned`, `lines` fields so far; the block must end within `window` bytes, or
+/// `limit` is broken (the header limit less any transport padding before the block, or what
+/// the body limit leaves, whichever is less: both fixed while the block is read, as nothing is
+/// consumed). What was scanned is not scanned again when it is fed again, longer. Kept apart
+/// from the state, which every step returns: a state of one word is what the 1-byte reads'
+/// steps can afford to write whole (BENCHMARKS.md, "Multipart search").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Block {
+    pub(super) line: usize,
+    pub(super) scanned: usize,
+    pub(super) lines: usize,
+    pub(super) window: usize,
+    pub(super) limit: MultipartLimit,
+}
+
 /// What a `Content-Disposition` of type `form-data` with a `name` says of its part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Named {
@@ -300,15 +317,14 @@ impl MultipartReader {
     /// scanned again: on 1-byte reads each byte is looked at once. A line seen whole from its
     /// start (most lines, on reads of any size) costs one search, for its CRLF and any CR or
     /// NUL before it at once.
-    pub(super) fn headers(
-        &mut self,
-        rest: &[u8],
-        mut line: usize,
-        scanned: usize,
-        mut lines: usize,
-        window: usize,
-        limit: MultipartLimit,
-    ) -> Result<Moved, MultipartError> {
+    pub(super) fn headers(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
+        let Block {
+            mut line,
+            scanned,
+            mut lines,
+            window,
+            limit,
+        } = self.block;
         let seen = slice(rest, ..rest.len().min(window));
         let mut from = scanned.clamp(line, seen.len().max(line));
         let crlf = self.lf.is_none();
@@ -316,7 +332,7 @@ impl MultipartReader {
             // The empty line (its CRLF right at the line's start: no LF can be before it).
             if crlf && seen.get(line..line + 2) == Some(b"\r\n") {
                 self.head.close(seen, self.profile, &self.limits);
-                return Ok((line + 2, Ev::Part(line)));
+                return Ok((line + 2, Ev::Part(line), State::DataStart));
             }
             // A line seen from its start: one search finds its CRLF and tells whether a CR,
             // an LF or a NUL comes before it (then the line is read the long way).
@@ -338,14 +354,14 @@ impl MultipartReader {
                 if rest.len() >= window {
                     return Err(self.limit_at(window, limit));
                 }
-                self.state = State::Headers {
+                self.block = Block {
                     line,
                     scanned: seen.len(),
                     lines,
                     window,
                     limit,
                 };
-                return Ok((0, Ev::More));
+                return Ok((0, Ev::More, State::Headers));
             };
             // The line's end: its CRLF, or in a body whose lines end in LF, its LF.
             let end = if !crlf {
@@ -363,7 +379,7 @@ impl MultipartReader {
             }
             if text.is_empty() {
                 self.head.close(seen, self.profile, &self.limits);
-                return Ok((lf + 1, Ev::Part(line)));
+                return Ok((lf + 1, Ev::Part(line), State::DataStart));
             }
             // (Lenient) A line starting with SP or HTAB after a field continues it (RFC 5322
             // §2.2.3 obs-fold; busboy reads `Content-Type: \r\n text/plain`): the same field.
@@ -395,16 +411,19 @@ impl MultipartReader {
     }
 
     /// The part whose (checked) header block is `block`, at the current position, as its
-    /// fields made it; its data comes next.
+    /// fields made it; its data comes next ([`steps`](Self::steps) moves the reader there).
+    /// Its errors are in this part, the one whose block it is (`self.parts`, counted once the
+    /// part is whole), whatever state the reader is in.
     pub(super) fn part<'a>(&mut self, block: &'a [u8]) -> Result<Part<'a>, MultipartError> {
         let fields = self.head;
+        let this = Some(self.parts);
         if let Some((at, kind)) = fields.fault {
-            return Err(self.error_at(at, kind));
+            return Err(self.error_in(this, at, kind));
         }
         let Some((disposition, named)) = fields.disposition else {
-            return Err(self.error_at(0, MultipartErrorKind::MissingDisposition));
+            return Err(self.error_in(this, 0, MultipartErrorKind::MissingDisposition));
         };
-        let named = named.map_err(|(at, kind)| self.error_at(at, kind))?;
+        let named = named.map_err(|(at, kind)| self.error_in(this, at, kind))?;
         let has_filename = named.has_filename;
         let part = Part::new(
             block,
@@ -418,12 +437,14 @@ impl MultipartReader {
         );
         if has_filename {
             if self.files == self.limits.max_files {
-                return Err(self.limit_at(0, MultipartLimit::Files));
+                let files = MultipartErrorKind::Limit(MultipartLimit::Files);
+                return Err(self.error_in(this, 0, files));
             }
             self.files += 1;
         } else {
             if self.fields == self.limits.max_fields {
-                return Err(self.limit_at(0, MultipartLimit::Fields));
+                let fields = MultipartErrorKind::Limit(MultipartLimit::Fields);
+                return Err(self.error_in(this, 0, fields));
             }
             self.fields += 1;
         }
@@ -436,7 +457,6 @@ impl MultipartReader {
         };
         self.counts_as_text = !has_filename;
         self.skipping = false;
-        self.state = State::DataStart;
         Ok(part)
     }
 }

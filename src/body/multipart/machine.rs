@@ -3,7 +3,7 @@
 //! data (its header block is [`head`](super::head)'s). [`MultipartReader::decode`] runs it.
 #![forbid(unsafe_code)]
 
-use super::head::Fields;
+use super::head::{Block, Fields};
 use super::search::{partial_at_end, starts_with};
 use super::{
     MultipartError, MultipartErrorKind, MultipartEvent, MultipartLimit, MultipartReader, Profile,
@@ -21,19 +21,9 @@ pub(super) enum State {
     Preamble,
     /// Just after a boundary, and `padding` bytes of transport padding after it.
     AfterBoundary { padding: usize },
-    /// In a part's header block: the current line starts at `line` in the input fed (the
-    /// lines before it are checked) and holds no LF before `scanned`, `lines` fields so far;
-    /// the block must end within `window` bytes, or `limit` is broken (the header limit less
-    /// any transport padding before the block, or what the body limit leaves, whichever is
-    /// less: both fixed while the block is read, as nothing is consumed). What was scanned is
-    /// not scanned again when it is fed again, longer.
-    Headers {
-        line: usize,
-        scanned: usize,
-        lines: usize,
-        window: usize,
-        limit: MultipartLimit,
-    },
+    /// In a part's header block; how far it has been read is the block's own record
+    /// ([`Block`]), as what its fields make of the part is ([`Fields`]).
+    Headers,
     /// Just past a part's header block, before any of its data: the CRLF of the block's empty
     /// line may have been the delimiter's own (RFC 2046 §5.1.1, `body-part :=
     /// MIME-part-headers [CRLF *OCTET]`: a part with neither the empty line nor data, as Go's
@@ -73,7 +63,15 @@ pub(super) enum Ev {
     End,
 }
 
-pub(super) type Moved = (usize, Ev);
+/// What a state's step did: the bytes it used, what they are, and the state it moves to
+/// (the state it was in, when it stays). [`MultipartReader::steps`] is the one place that
+/// moves the reader from state to state (each step returns the next, as hyper's
+/// `proto/h1/decode.rs` does): a step reads the state it is in, and its errors are in that
+/// state; the body limit's error, found once the step is done, is in the state it moved to.
+/// Within a state, two more write its field in place, never moving to another state:
+/// [`MultipartReader::small_step`] (the 1-byte reads' path) and
+/// [`MultipartReader::skip_data`] (data the caller read: nothing held).
+pub(super) type Moved = (usize, Ev, State);
 
 impl MultipartReader {
     /// The steps of a small read that need none of the state machine (a read of a few bytes,
@@ -83,6 +81,11 @@ impl MultipartReader {
     /// where [`Self::steps`] costs a call with the whole state machine's entry and exit
     /// (on 1-byte reads, most of the time: BENCHMARKS.md, "Multipart search"). `None`: not one of
     /// them, for `steps` to read (which reads each of them to the same step).
+    ///
+    /// It writes the state in place (a held prefix's length; and the header block's
+    /// progress, [`Block`]), and never moves to another state: [`Self::steps`] alone does.
+    /// Returning the state, as the steps do, would cost the hot path a copy of it on every
+    /// small read.
     #[inline(always)]
     pub(super) fn small_step<'a>(&mut self, input: &'a [u8]) -> Option<Step<MultipartEvent<'a>>> {
         // At most this many new bytes: more are not a small read, and would be scanned twice
@@ -94,17 +97,13 @@ impl MultipartReader {
         };
         let n = self.search.delimiter().len();
         match &mut self.state {
-            State::Headers {
-                line,
-                scanned,
-                window,
-                ..
-            } => {
-                let new = input.get((*scanned).max(*line)..)?;
-                if new.len() > SMALL || input.len() >= *window || new.contains(&b'\n') {
+            State::Headers => {
+                let block = &mut self.block;
+                let new = input.get(block.scanned.max(block.line)..)?;
+                if new.len() > SMALL || input.len() >= block.window || new.contains(&b'\n') {
                     return None;
                 }
-                *scanned = input.len();
+                block.scanned = input.len();
                 Some(more)
             }
             State::Data { held: 0 } => {
@@ -155,23 +154,30 @@ impl MultipartReader {
         let mut consumed = 0;
         loop {
             let rest = slice(input, consumed..);
-            let (used, ev) = match self.state {
+            let (used, ev, next) = match self.state {
                 State::Data { held } => self.data(rest, held)?,
                 State::LfData => self.lf_data(rest)?,
                 State::DataStart => self.data_start(rest, eof),
                 State::Start => self.start(rest, eof)?,
                 State::Preamble => self.preamble(rest)?,
                 State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
-                State::Headers {
-                    line,
-                    scanned,
-                    lines,
-                    window,
-                    limit,
-                } => self.headers(rest, line, scanned, lines, window, limit)?,
+                State::Headers => self.headers(rest)?,
                 State::Close | State::Closed => self.close(rest, eof)?,
-                State::Done => (0, Ev::End),
+                State::Done => (0, Ev::End, State::Done),
             };
+            // A header block's part is read before the reader moves into its data, and before
+            // the position moves (the part's offsets start at its block): its errors are the
+            // part's (whose block it is), and leave the reader in the block, as every step's
+            // error leaves the reader in the state it was in. (The block fits the body limit:
+            // `headers` reads no further than it allows.)
+            let part = match ev {
+                Ev::Part(block) => Some(self.part(slice(rest, ..block))?),
+                _ => None,
+            };
+            // The one place the state moves; the body limit's error below is in the state
+            // moved to (a part's header block is the new part's; a delimiter past the limit is
+            // no part's).
+            self.state = next;
             let budget = self.limits.max_body_bytes - self.position;
             if used as u64 > budget {
                 return Err(self.limit_at(budget as usize, MultipartLimit::BodyBytes));
@@ -202,8 +208,7 @@ impl MultipartReader {
                     });
                 }
                 Ev::PartEnd => Some(MultipartEvent::PartEnd),
-                // Read before the position moves: the part's offsets start at its block.
-                Ev::Part(block) => Some(MultipartEvent::Part(self.part(slice(rest, ..block))?)),
+                Ev::Part(_) => part.map(MultipartEvent::Part),
                 Ev::End => Some(MultipartEvent::End),
             };
             self.position += used as u64;
@@ -217,10 +222,20 @@ impl MultipartReader {
     /// An error at `offset` bytes past the current position, in the part the reader is in.
     pub(super) fn error_at(&self, offset: usize, kind: MultipartErrorKind) -> MultipartError {
         let part = match self.state {
-            State::Headers { .. } => Some(self.parts),
+            State::Headers => Some(self.parts),
             State::DataStart | State::Data { .. } | State::LfData => self.parts.checked_sub(1),
             _ => None,
         };
+        self.error_in(part, offset, kind)
+    }
+
+    /// An error at `offset` bytes past the current position, in `part`.
+    pub(super) fn error_in(
+        &self,
+        part: Option<usize>,
+        offset: usize,
+        kind: MultipartErrorKind,
+    ) -> MultipartError {
         MultipartError {
             kind,
             offset: self.position + offset as u64,
@@ -239,16 +254,10 @@ impl MultipartReader {
         let mismatch = slice(rest, ..n).iter().zip(dash).position(|(a, b)| a != b);
         let whole = n == dash.len();
         match mismatch {
-            None if whole => {
-                self.state = State::AfterBoundary { padding: 0 };
-                Ok((n, Ev::On))
-            }
+            None if whole => Ok((n, Ev::On, State::AfterBoundary { padding: 0 })),
             // A prefix of `--boundary` so far.
-            None if !eof => Ok((0, Ev::More)),
-            _ if self.profile == Profile::Lenient => {
-                self.state = State::Preamble;
-                Ok((0, Ev::On))
-            }
+            None if !eof => Ok((0, Ev::More, State::Start)),
+            _ if self.profile == Profile::Lenient => Ok((0, Ev::On, State::Preamble)),
             Some(at) => Err(self.error_at(at, MultipartErrorKind::ExpectedBoundary)),
             None => Err(self.error_at(n, MultipartErrorKind::ExpectedBoundary)),
         }
@@ -270,11 +279,14 @@ impl MultipartReader {
         self.outside += skip;
         if !found {
             // What is left may begin the delimiter: it needs what follows.
-            return Ok((skip, Ev::More));
+            return Ok((skip, Ev::More, State::Preamble));
         }
         self.outside = 0;
-        self.state = State::AfterBoundary { padding: 0 };
-        Ok((skip + needle.len(), Ev::On))
+        Ok((
+            skip + needle.len(),
+            Ev::On,
+            State::AfterBoundary { padding: 0 },
+        ))
     }
 
     /// After a boundary: `--` (the close delimiter), or transport padding and CRLF (a part).
@@ -284,13 +296,11 @@ impl MultipartReader {
     fn after_boundary(&mut self, rest: &[u8], padding: usize) -> Result<Moved, MultipartError> {
         let invalid = |at| Err(self.error_at(at, MultipartErrorKind::InvalidDelimiter));
         let lf = self.lf.is_some();
+        let more = Ok((0, Ev::More, State::AfterBoundary { padding }));
         match rest {
-            [] | [b'-'] => Ok((0, Ev::More)),
-            [b'\r'] if !lf => Ok((0, Ev::More)),
-            [b'-', b'-', ..] if padding == 0 => {
-                self.state = State::Close;
-                Ok((2, Ev::On))
-            }
+            [] | [b'-'] => more,
+            [b'\r'] if !lf => more,
+            [b'-', b'-', ..] if padding == 0 => Ok((2, Ev::On, State::Close)),
             [b'\r', b'\n', ..] if !lf => self.header_block(padding, 2),
             [b'\n', ..] if lf => self.header_block(padding, 1),
             [b'\n', ..] if self.profile == Profile::Lenient && self.parts == 0 => {
@@ -308,10 +318,8 @@ impl MultipartReader {
                 if n > budget {
                     return Err(self.limit_at(budget, MultipartLimit::HeaderBytes));
                 }
-                self.state = State::AfterBoundary {
-                    padding: padding + n,
-                };
-                Ok((n, Ev::On))
+                let padding = padding + n;
+                Ok((n, Ev::On, State::AfterBoundary { padding }))
             }
             [b'\r', _, ..] if !lf => invalid(1),
             _ => invalid(0),
@@ -322,12 +330,9 @@ impl MultipartReader {
     /// comes next.
     fn header_block(&mut self, padding: usize, nl: usize) -> Result<Moved, MultipartError> {
         if self.parts == self.limits.max_parts {
-            let e = self.limit_at(0, MultipartLimit::Parts);
             // The part that would be one too many.
-            return Err(MultipartError {
-                part: Some(self.parts),
-                ..e
-            });
+            let parts = MultipartErrorKind::Limit(MultipartLimit::Parts);
+            return Err(self.error_in(Some(self.parts), 0, parts));
         }
         // The block starts past the line break (`decode` refuses it if the body limit does).
         let header_budget = self.limits.max_header_bytes.saturating_sub(padding);
@@ -339,14 +344,14 @@ impl MultipartReader {
             (body_budget as usize, MultipartLimit::BodyBytes)
         };
         self.head = Fields::default();
-        self.state = State::Headers {
+        self.block = Block {
             line: 0,
             scanned: 0,
             lines: 0,
             window,
             limit,
         };
-        Ok((nl, Ev::On))
+        Ok((nl, Ev::On, State::Headers))
     }
     /// The start of a part's data: `--boundary` right here is the delimiter whose CRLF ended
     /// the header block (the part is empty); anything else is data, read by [`Self::data`].
@@ -356,20 +361,18 @@ impl MultipartReader {
     fn data_start(&mut self, rest: &[u8], eof: bool) -> Moved {
         let dash = slice(self.search.delimiter(), 2..);
         if starts_with(rest, dash) {
-            let n = dash.len();
-            self.state = State::AfterBoundary { padding: 0 };
-            return (n, Ev::PartEnd);
+            return (dash.len(), Ev::PartEnd, State::AfterBoundary { padding: 0 });
         }
         if !eof && dash.starts_with(rest) {
             // A prefix of `--boundary` so far (`rest` is not empty: `decode` answers that).
-            return (0, Ev::More);
+            return (0, Ev::More, State::DataStart);
         }
-        self.state = if self.lf.is_some() {
+        let data = if self.lf.is_some() {
             State::LfData
         } else {
             State::Data { held: 0 }
         };
-        (0, Ev::On)
+        (0, Ev::On, data)
     }
 
     /// A part's data up to the next delimiter; the bytes that may begin one are held back.
@@ -384,19 +387,16 @@ impl MultipartReader {
             let new = slice(rest, held..upto).iter();
             if new.zip(slice(delimiter, held..upto)).all(|(a, b)| a == b) {
                 if upto < n {
-                    self.state = State::Data { held: upto };
-                    return Ok((0, Ev::More));
+                    return Ok((0, Ev::More, State::Data { held: upto }));
                 }
-                self.state = State::AfterBoundary { padding: 0 };
-                return Ok((n, Ev::PartEnd));
+                return Ok((n, Ev::PartEnd, State::AfterBoundary { padding: 0 }));
             }
             // Not the delimiter after all: the held bytes are data (read as any other).
         }
         // The delimiter right here (the usual case after a piece of data that ended at it):
         // no search, which for a small part costs more than the part.
         if starts_with(rest, delimiter) {
-            self.state = State::AfterBoundary { padding: 0 };
-            return Ok((n, Ev::PartEnd));
+            return Ok((n, Ev::PartEnd, State::AfterBoundary { padding: 0 }));
         }
         // Shorter than the delimiter (a small read): no search, only what may begin one.
         let found = if rest.len() < n {
@@ -412,8 +412,7 @@ impl MultipartReader {
             }
         };
         if take == 0 {
-            self.state = State::Data { held: hold };
-            return Ok((0, Ev::More));
+            return Ok((0, Ev::More, State::Data { held: hold }));
         }
         // Hand out what the limits allow; the next call refuses the byte past them, so every
         // split gives the same data before the same error.
@@ -421,16 +420,16 @@ impl MultipartReader {
         if budget == 0 {
             return Err(self.limit_at(0, limit));
         }
-        if take as u64 > budget {
+        let held = if take as u64 > budget {
             // Cut short: what follows is not the held tail.
             take = budget as usize;
-            self.state = State::Data { held: 0 };
+            0
         } else {
             // The rest, fed again with what follows, starts with the held tail.
-            self.state = State::Data { held: hold };
-        }
+            hold
+        };
         self.took(take as u64);
-        Ok((take, Ev::Data))
+        Ok((take, Ev::Data, State::Data { held }))
     }
 
     /// (Lenient) A part's data up to the next `LF--boundary`, in a body whose lines end in
@@ -439,19 +438,16 @@ impl MultipartReader {
     fn lf_data(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
         let Some(finder) = &self.lf else {
             // Only entered once the searcher is made.
-            return Ok((0, Ev::More));
+            return Ok((0, Ev::More, State::LfData));
         };
         let n = finder.needle().len();
         let take = match finder.find(rest) {
-            Some(0) => {
-                self.state = State::AfterBoundary { padding: 0 };
-                return Ok((n, Ev::PartEnd));
-            }
+            Some(0) => return Ok((n, Ev::PartEnd, State::AfterBoundary { padding: 0 })),
             Some(at) => at,
             None => rest.len() - partial_at_end(rest, finder.needle()),
         };
         if take == 0 {
-            return Ok((0, Ev::More));
+            return Ok((0, Ev::More, State::LfData));
         }
         // As in `data`: what the limits allow, the byte past them refused by the next call.
         let (budget, limit) = self.data_budget();
@@ -460,7 +456,7 @@ impl MultipartReader {
         }
         let take = take.min(usize::try_from(budget).unwrap_or(usize::MAX));
         self.took(take as u64);
-        Ok((take, Ev::Data))
+        Ok((take, Ev::Data, State::LfData))
     }
 
     /// How many more data bytes the limits allow the current part, and the limit that says
@@ -502,17 +498,18 @@ impl MultipartReader {
     /// after close delimiter"), Strict nothing. Padding and epilogue count against
     /// [`MultipartLimits::max_epilogue_bytes`].
     fn close(&mut self, rest: &[u8], eof: bool) -> Result<Moved, MultipartError> {
+        // Close or Closed: the state it is in, where it stays but for the CRLF and the end.
+        let here = self.state;
         if rest.is_empty() {
             if eof {
-                self.state = State::Done;
-                return Ok((0, Ev::End));
+                return Ok((0, Ev::End, State::Done));
             }
-            return Ok((0, Ev::More));
+            return Ok((0, Ev::More, here));
         }
         let after_end = |at| Err(self.error_at(at, MultipartErrorKind::AfterEnd));
         let epilogue = match self.profile {
             Profile::Lenient => true,
-            Profile::Fetch => self.state == State::Closed,
+            Profile::Fetch => here == State::Closed,
             Profile::Strict => false,
         };
         if epilogue {
@@ -522,9 +519,9 @@ impl MultipartReader {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
             }
             self.outside += rest.len();
-            return Ok((rest.len(), Ev::On));
+            return Ok((rest.len(), Ev::On, here));
         }
-        if self.state == State::Closed {
+        if here == State::Closed {
             return after_end(0);
         }
         if rest.first().is_some_and(|&b| is(b, WS)) {
@@ -535,14 +532,11 @@ impl MultipartReader {
                 return Err(self.limit_at(budget, MultipartLimit::EpilogueBytes));
             }
             self.outside += n;
-            return Ok((n, Ev::On));
+            return Ok((n, Ev::On, here));
         }
         match rest {
-            [b'\r'] => Ok((0, Ev::More)),
-            [b'\r', b'\n', ..] => {
-                self.state = State::Closed;
-                Ok((2, Ev::On))
-            }
+            [b'\r'] => Ok((0, Ev::More, here)),
+            [b'\r', b'\n', ..] => Ok((2, Ev::On, State::Closed)),
             [b'\r', ..] => after_end(1),
             _ => after_end(0),
         }

@@ -210,6 +210,8 @@ pub struct MultipartReader {
     outside: usize,
     /// What the current header block's fields read so far make of its part.
     head: head::Fields,
+    /// How far the current header block has been read.
+    block: head::Block,
 }
 
 impl MultipartReader {
@@ -258,6 +260,13 @@ impl MultipartReader {
             skipping: false,
             outside: 0,
             head: head::Fields::default(),
+            block: head::Block {
+                line: 0,
+                scanned: 0,
+                lines: 0,
+                window: 0,
+                limit: MultipartLimit::HeaderBytes,
+            },
         })
     }
 
@@ -410,7 +419,8 @@ impl MultipartReader {
         }
         self.position += n;
         self.took(n);
-        // The caller holds nothing back: what comes next starts no held delimiter.
+        // The caller holds nothing back: what comes next starts no held delimiter (the reader
+        // stays in the data, `steps` alone moves it elsewhere).
         self.state = State::Data { held: 0 };
         true
     }

@@ -372,8 +372,8 @@ fn small_step_is_steps() {
                     let want = full.steps(input, false);
                     assert_eq!(Ok(step), want, "{profile} cut {cut}, {len} more");
                     assert_eq!(
-                        (small.position, small.state),
-                        (full.position, full.state),
+                        (small.position, small.state, small.block),
+                        (full.position, full.state, full.block),
                         "{profile} cut {cut}, {len} more"
                     );
                     compared += 1;
@@ -411,5 +411,152 @@ fn lf_bodies_switch_the_delimiter() {
             (err.kind, err.offset),
             (MultipartErrorKind::InvalidDelimiter, 3)
         );
+    }
+}
+
+/// `body` fed to a new reader `step` bytes more at a time (all of it: `body.len()`), the
+/// unconsumed bytes fed again, up to its error: the reader and the error.
+fn error_of(
+    profile: Profile,
+    limits: MultipartLimits,
+    body: &[u8],
+    step: usize,
+) -> (MultipartReader, MultipartError) {
+    let mut reader = MultipartReader::new(b"b", profile, limits).unwrap();
+    let (mut at, mut end) = (0, step.min(body.len()));
+    loop {
+        let eof = end == body.len();
+        match reader.decode(&body[at..end], eof) {
+            Ok(s) => {
+                at += s.consumed;
+                if s.event.is_none() {
+                    assert!(!eof, "{body:?} ends without an error");
+                    end = (end + step).min(body.len());
+                }
+            }
+            Err(e) => return (reader, e),
+        }
+    }
+}
+
+/// The part each error is in, where the step that finds it and the state it moves to could
+/// tell otherwise: whole or on 1-byte reads, the same kind, offset and part.
+#[test]
+fn errors_are_in_their_parts() {
+    use MultipartErrorKind as K;
+    use MultipartLimit as L;
+    let cd = "Content-Disposition: form-data; name=";
+    let a = format!("--b\r\n{cd}a\r\n\r\n");
+    let limits = MultipartLimits::default();
+    let with = |f: fn(&mut MultipartLimits)| {
+        let mut l = limits;
+        f(&mut l);
+        l
+    };
+    // The error's kind, offset and part.
+    type Want = (K, u64, Option<usize>);
+    let cases: [(Profile, MultipartLimits, String, Want); 11] = [
+        // One part too many: the part that would be it.
+        (
+            Profile::Fetch,
+            with(|l| l.max_parts = 1),
+            format!("{a}1\r\n--b\r\n{cd}c\r\n\r\n--b--"),
+            (K::Limit(L::Parts), 53, Some(1)),
+        ),
+        // The body limit in the line break that starts a header block: the new part's.
+        (
+            Profile::Fetch,
+            with(|l| l.max_body_bytes = 4),
+            a.clone(),
+            (K::Limit(L::BodyBytes), 4, Some(0)),
+        ),
+        // The body limit in the delimiter after a part's data, and in an empty part's: the
+        // delimiter is no part's.
+        (
+            Profile::Fetch,
+            with(|l| l.max_body_bytes = 52),
+            format!("{a}x\r\n--b--"),
+            (K::Limit(L::BodyBytes), 52, None),
+        ),
+        (
+            Profile::Fetch,
+            with(|l| l.max_body_bytes = 50),
+            format!("{a}--b--"),
+            (K::Limit(L::BodyBytes), 50, None),
+        ),
+        // A header block's own errors: its part's.
+        (
+            Profile::Fetch,
+            limits,
+            "--b\r\nX: y\n\r\n".into(),
+            (K::BareLf, 9, Some(0)),
+        ),
+        // The part a complete block makes (`part`): its errors are its own, not the part
+        // before it.
+        (
+            Profile::Fetch,
+            limits,
+            format!("{a}1\r\n--b\r\nX: y\r\n\r\n--b--"),
+            (K::MissingDisposition, 55, Some(1)),
+        ),
+        (
+            Profile::Strict,
+            limits,
+            format!("{a}1\r\n--b\r\n{cd}c\r\n{cd}d\r\n\r\n--b--"),
+            (K::DuplicateHeader, 95, Some(1)),
+        ),
+        (
+            Profile::Fetch,
+            with(|l| l.max_files = 0),
+            format!("--b\r\n{cd}f; filename=x\r\n\r\n--b--"),
+            (K::Limit(L::Files), 5, Some(0)),
+        ),
+        (
+            Profile::Fetch,
+            with(|l| l.max_fields = 1),
+            format!("{a}1\r\n--b\r\n{cd}c\r\n\r\n--b--"),
+            (K::Limit(L::Fields), 55, Some(1)),
+        ),
+        // A part's data: its part's.
+        (
+            Profile::Fetch,
+            with(|l| l.max_value_bytes = 1),
+            format!("{a}12\r\n--b--"),
+            (K::Limit(L::ValueBytes), 48, Some(0)),
+        ),
+        // After the close delimiter: no part's.
+        (
+            Profile::Strict,
+            limits,
+            format!("{a}1\r\n--b--x"),
+            (K::AfterEnd, 55, None),
+        ),
+    ];
+    for (profile, limits, body, want) in cases {
+        let body = body.as_bytes();
+        for step in [body.len(), 1] {
+            let (mut reader, err) = error_of(profile, limits, body, step);
+            let context = format!(
+                "{profile} {:?}, {step}-byte reads",
+                String::from_utf8_lossy(body)
+            );
+            assert_eq!((err.kind, err.offset, err.part), want, "{context}");
+            if err.part.is_some_and(|p| p == reader.parts()) && !reader.is_done() {
+                // In a part not yet begun (its header block): the reader stays in the block,
+                // outside any part's data.
+                assert!(!reader.in_data(), "{context}");
+                assert!(!reader.limit_part(1), "{context}");
+            }
+            if matches!(
+                err.kind,
+                K::MissingDisposition | K::Limit(L::Files | L::Fields)
+            ) {
+                // The block fed again (from the reader's position: the steps before the error
+                // consumed what they read): the same error again.
+                let at = usize::try_from(reader.position()).unwrap();
+                let again = reader.decode(&body[at..], true).unwrap_err();
+                assert_eq!(again, err, "{context}");
+            }
+        }
     }
 }
