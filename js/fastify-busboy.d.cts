@@ -3,16 +3,12 @@
 /// <reference types="node" />
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable, Writable, WritableOptions } from 'node:stream';
+import busboy = require('./busboy.cjs');
 
 declare namespace Busboy {
-  interface Limits {
-    fieldNameSize?: number;
-    fieldSize?: number;
-    fields?: number;
-    fileSize?: number;
-    files?: number;
-    parts?: number;
-    headerPairs?: number;
+  /** busboy's limits (`reqparse/busboy`'s, one definition), and the header block's. */
+  interface Limits extends busboy.Limits {
+    /** Max size of a part's header block in bytes (default 80 KiB). */
     headerSize?: number;
   }
 

@@ -26,7 +26,7 @@ createServer((req, res) => {
   bb.on('close', () => res.end());
   req.pipe(bb);
 
-  const fb = new Busboy({ headers: req.headers, limits: { parts: 10 }, isPartAFile: (n, ct, f) => f !== undefined });
+  const fb = new Busboy({ headers: req.headers, limits: { parts: 10, headerSize: 80 * 1024 }, isPartAFile: (n, ct, f) => f !== undefined });
   fb.on('file', (fieldname, stream, filename: string, encoding, mimeType) => {
     const read: number = stream.bytesRead;
     stream.resume();

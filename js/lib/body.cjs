@@ -32,6 +32,8 @@ const B_EVENTS_LEN = fromLayout('body', 'header', 'eventsLen');
 const B_TEXT = fromLayout('body', 'header', 'text');
 const B_BUF = fromLayout('body', 'header', 'buf');
 const B_SKIP = fromLayout('body', 'header', 'skip');
+const B_LEN = fromLayout('body', 'header', 'len');
+const B_CAP = fromLayout('body', 'header', 'cap');
 const MULTIPART_PROFILES = Object.fromEntries(fromLayout('body', 'multipartProfiles').map((n, i) => [n, i]));
 /** How many words follow the tag of an event (by its layout name). */
 const words = (event) => fromLayout('body', 'words', event);
@@ -212,7 +214,7 @@ const SMALL = 4096;
  * reqparse/busboy, 18,300 → 13,500 instructions a chunk under callgrind (with SMALL here: busboy
  * 1.6 takes 10,200).
  */
-const SKIP_MIN = 256;
+const SKIP_MIN = 1;
 const GATHER = 64 * 1024;
 const DONE = Object.freeze({ done: true, value: undefined });
 
@@ -415,9 +417,19 @@ class Feed {
 
   feed(chunk, eof) {
     const h = this.h;
-    const at = h.reserve(chunk.length);
-    if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
+    const header = this.header;
     fresh();
+    // A chunk that fits after what was fed is written there: one wasm call (feed), not two
+    // (reserve, which moves the tail to the front, only when it does not fit).
+    const len = mem32[header + B_LEN];
+    let at;
+    if (chunk.length <= mem32[header + B_CAP] - len) {
+      at = mem32[header + B_BUF] + len;
+    } else {
+      at = h.reserve(chunk.length);
+      if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
+      fresh();
+    }
     mem8.set(chunk, at);
     this.status = h.feed(chunk.length, eof);
     fresh();
@@ -827,9 +839,11 @@ const WAIT = Object.freeze({ wait: true });
 class MultipartEvents extends BodyIterator {
   /**
    * The next event without a Promise, for the facades, which read the events within the
-   * Writable's `write()` as busboy parses within it: an iterator result, or WAIT when the
-   * source (an Inbox) has no chunk at hand; an error is thrown. Each `await` of next() cost a
-   * Promise and a turn of the microtask queue per event: three per field.
+   * Writable's `write()` as busboy parses within it: the event itself (a part's header, a
+   * `Uint8Array`, PART_END; not wrapped in an iterator result, which would be one more object
+   * per event), DONE at the end, or WAIT when the source (an Inbox) has no chunk at hand; an
+   * error is thrown. Each `await` of next() cost a Promise and a turn of the microtask queue
+   * per event: three per field.
    */
   nextSync() {
     const feed = this.feed;
@@ -838,8 +852,8 @@ class MultipartEvents extends BodyIterator {
       for (;;) {
         // Any wasm call since the events were written may have grown memory.
         fresh();
-        const r = this.step();
-        if (r !== undefined) return r;
+        const v = this.event();
+        if (v !== undefined) return v;
         const more = feed.fill();
         if (more === WAIT) return WAIT;
         if (more === false) {
@@ -854,18 +868,29 @@ class MultipartEvents extends BodyIterator {
     }
   }
 
+  /** next()'s step (BodyIterator): the next event as an iterator result. */
   step() {
+    const v = this.event();
+    return v === undefined || v === DONE ? v : { done: false, value: v };
+  }
+
+  /** The next event of the feed at hand (DONE at the end), or undefined when it has none. */
+  event() {
     const feed = this.feed;
     while (feed.has()) {
       const tag = feed.checked();
-      if (tag === EV_DATA) return feed.dataResult();
+      if (tag === EV_DATA) {
+        const data = feed.data();
+        feed.skip();
+        return data;
+      }
       const w = feed.ev;
       feed.skip();
       if (tag === EV_PART) {
         // Any part's data may skip the copy into wasm (Feed.skipped): the facades take every
         // part's data as bytes.
         feed.fast = true;
-        const value = {
+        return {
           name: feed.partRead(w),
           // The name as written (its span in the input, not in the text buffer of what the
           // core decoded: src/faces/js/body.rs): its bytes are its UTF-8.
@@ -874,11 +899,10 @@ class MultipartEvents extends BodyIterator {
           filenameRaw: feed.bytes(w + PART_FILENAME_RAW),
           contentType: feed.str(w + PART_CONTENT_TYPE),
         };
-        return { done: false, value };
       }
       if (tag === EV_PART_END) {
         feed.fast = false;
-        return { done: false, value: PART_END };
+        return PART_END;
       }
       if (tag === EV_END) {
         feed.close(false);
@@ -1034,6 +1058,7 @@ module.exports = {
   multipartEvents,
   PART_END,
   WAIT,
+  DONE,
   MULTIPART_LIMITS,
   MULTIPART_PROFILES,
   limitsOf,

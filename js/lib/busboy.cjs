@@ -28,9 +28,8 @@
 
 const { Writable, Readable } = require('node:stream');
 const { isUtf8 } = require('node:buffer');
-const { multipartEvents, parseForm, PART_END, WAIT, MULTIPART_LIMITS } = require('./body.cjs');
+const { multipartEvents, parseForm, PART_END, WAIT, DONE, MULTIPART_LIMITS } = require('./body.cjs');
 
-const DONE = Object.freeze({ done: true, value: undefined });
 // Buffer's UTF-8 decoder, on any Uint8Array (lib/body.cjs reads wasm memory with it too).
 const { utf8Slice } = Buffer.prototype;
 const EMPTY = Buffer.alloc(0);
@@ -212,6 +211,14 @@ function bytesOf(text, asWritten) {
 }
 
 /**
+ * A part's header string as busboy reads it: its bytes (see bytesOf) one char per byte. An
+ * ASCII string reads as itself in every reading (no bytes made and read back).
+ */
+function latin1Of(text, asWritten) {
+  return NON_ASCII.test(text) ? bytesOf(text, asWritten).latin1Slice() : text;
+}
+
+/**
  * The filename busboy reads from a part's `Content-Disposition`: `filename*` decoded by its
  * charset when the core took it (the core's effective filename is then not its reading of the
  * `filename` bytes), else the `filename` bytes (`filenameRaw`) as busboy reads a quoted
@@ -220,9 +227,13 @@ function bytesOf(text, asWritten) {
 function filenameOf(part, paramText) {
   if (part.filename === null) return undefined;
   const raw = part.filenameRaw === null ? EMPTY : Buffer.from(part.filenameRaw.buffer, part.filenameRaw.byteOffset, part.filenameRaw.length);
-  const plain = isUtf8(raw) ? raw.utf8Slice(0, raw.length) : raw.latin1Slice(0, raw.length);
-  if (part.filename !== plain) return part.filename;
   const latin1 = raw.latin1Slice(0, raw.length);
+  // ASCII bytes read the same as UTF-8 and as ISO-8859-1.
+  const plain = !NON_ASCII.test(latin1) ? latin1 : isUtf8(raw) ? raw.utf8Slice(0, raw.length) : latin1;
+  if (part.filename !== plain) return part.filename;
+  // Without a backslash or a quote, the quoted-string reading is the bytes themselves (a byte
+  // that is not qdtext makes `quoted` answer undefined: the bytes again).
+  if (raw.indexOf(0x5c) < 0 && raw.indexOf(0x22) < 0) return paramText(latin1);
   const q = quoted(latin1 + '"', 0);
   return paramText(q === undefined ? latin1 : q[0]);
 }
@@ -298,13 +309,19 @@ class FileStream extends Readable {
     this.truncated = false;
     this.owner = owner;
     this.counted = false;
-    this.once('end', () => owner.fileEnded(this));
-    // A stream destroyed before its end takes no more data: the reader goes on, and the
-    // body ends without waiting for its `end` (busboy 1.6 would wait for ever).
-    this.once('close', () => {
-      if (owner.file === this) owner.resume();
-      owner.fileEnded(this);
-    });
+  }
+
+  /**
+   * The stream's end (autoDestroy destroys it right after its `end` listeners ran) or its
+   * destruction before the end: counted once, without an `end` and a `close` listener made per
+   * file. A stream destroyed before its end takes no more data: the reader goes on, and the
+   * body ends without waiting for its `end` (busboy 1.6 would wait for ever).
+   */
+  _destroy(err, cb) {
+    const owner = this.owner;
+    if (owner.file === this) owner.resume();
+    owner.fileEnded(this);
+    cb(err);
   }
 
   _read() {
@@ -350,6 +367,20 @@ function errorOf(e) {
  */
 function limitOf(limits, name, fallback) {
   return limits && typeof limits[name] === 'number' ? limits[name] : fallback;
+}
+
+/**
+ * A multipart body's limits with busboy's defaults (the same in @fastify/busboy), each read by
+ * `read(limits, name, fallback)`: limitOf, or @fastify/busboy's stricter getLimit.
+ */
+function partLimits(limits, read = limitOf) {
+  return {
+    fieldSize: read(limits, 'fieldSize', 1024 * 1024),
+    fileSize: read(limits, 'fileSize', Infinity),
+    files: read(limits, 'files', Infinity),
+    fields: read(limits, 'fields', Infinity),
+    parts: read(limits, 'parts', Infinity),
+  };
 }
 
 /**
@@ -410,15 +441,14 @@ class MultipartDriver {
       do {
         this.again = false;
         while (!this.paused && !this.stopped && !this.complete && this.failed === null) {
-          const r = this.events.nextSync();
-          if (r === WAIT) break;
+          const v = this.events.nextSync();
+          if (v === WAIT) break;
           if (this.stopped) return;
-          if (r.done) {
+          if (v === DONE) {
             this.complete = true;
             this.onEnd();
             break;
           }
-          const v = r.value;
           if (v instanceof Uint8Array) {
             if (v.length === 0) continue;
             this.resumed = false;
@@ -543,12 +573,13 @@ class Multipart extends Writable {
       typeof cfg.defParamCharset === 'string' && cfg.defParamCharset ? (s) => decode(s, cfg.defParamCharset) : (s) => s;
     const defCharset = cfg.defCharset || 'utf8';
     const preservePath = cfg.preservePath;
-    const limits = cfg.limits;
-    const fieldSizeLimit = limitOf(limits, 'fieldSize', 1024 * 1024);
-    const fileSizeLimit = limitOf(limits, 'fileSize', Infinity);
-    const filesLimit = limitOf(limits, 'files', Infinity);
-    const fieldsLimit = limitOf(limits, 'fields', Infinity);
-    const partsLimit = limitOf(limits, 'parts', Infinity);
+    const {
+      fieldSize: fieldSizeLimit,
+      fileSize: fileSizeLimit,
+      files: filesLimit,
+      fields: fieldsLimit,
+      parts: partsLimit,
+    } = partLimits(cfg.limits);
 
     // busboy counts delimiters: the first makes `parts` 0, each part's end adds one.
     let parts = -1;
@@ -573,14 +604,13 @@ class Multipart extends Writable {
       field = null;
       if (parts >= partsLimit) return;
       // busboy takes a parameter only when its value is not empty (`if (disp.params.name)`).
-      // An ASCII name reads as itself in every reading (no bytes made and read back).
-      const name = paramText(NON_ASCII.test(p.name) ? bytesOf(p.name, p.nameAsWritten).latin1Slice() : p.name) || undefined;
+      const name = paramText(latin1Of(p.name, p.nameAsWritten)) || undefined;
       let filename = filenameOf(p, paramText) || undefined;
       if (filename !== undefined && !preservePath) filename = basename(filename);
       let mimeType = 'text/plain';
       let charset = defCharset;
       if (p.contentType !== null) {
-        const ct = parseContentType(bytesOf(p.contentType, true).latin1Slice());
+        const ct = parseContentType(latin1Of(p.contentType, true));
         if (ct !== undefined) {
           mimeType = `${ct.type}/${ct.subtype}`;
           const cs = ct.params.get('charset');
@@ -842,5 +872,5 @@ function busboy(cfg) {
 module.exports = busboy;
 // For lib/fastify-busboy.cjs (not a contract).
 Object.defineProperty(module.exports, Symbol.for('reqparse.busboy.internal'), {
-  value: Object.freeze({ MultipartDriver, Inbox, decode, charsetKind, basename, bytesOf, quoted, limitOf }),
+  value: Object.freeze({ MultipartDriver, Inbox, decode, charsetKind, basename, bytesOf, latin1Of, quoted, limitOf, partLimits }),
 });

@@ -22,7 +22,7 @@ const { inherits } = require('node:util');
 const { parseForm } = require('./body.cjs');
 const internal = require('./busboy.cjs')[Symbol.for('reqparse.busboy.internal')];
 
-const { MultipartDriver, Inbox, decode, basename, bytesOf, quoted } = internal;
+const { MultipartDriver, Inbox, decode, basename, bytesOf, latin1Of, quoted, partLimits } = internal;
 
 /** @fastify/busboy's getLimit: the default when unset, a TypeError when not a number. */
 function getLimit(limits, name, fallback) {
@@ -93,11 +93,13 @@ function multipart(boy, cfg) {
     cfg.isPartAFile || ((fieldName, contentType, fileName) => contentType === 'application/octet-stream' || fileName !== undefined);
   const defCharset = cfg.defCharset || 'utf8';
   const preservePath = cfg.preservePath;
-  const fieldSizeLimit = getLimit(limits, 'fieldSize', 1024 * 1024);
-  const fileSizeLimit = getLimit(limits, 'fileSize', Infinity);
-  const filesLimit = getLimit(limits, 'files', Infinity);
-  const fieldsLimit = getLimit(limits, 'fields', Infinity);
-  const partsLimit = getLimit(limits, 'parts', Infinity);
+  const {
+    fieldSize: fieldSizeLimit,
+    fileSize: fileSizeLimit,
+    files: filesLimit,
+    fields: fieldsLimit,
+    parts: partsLimit,
+  } = partLimits(limits, getLimit);
   getLimit(limits, 'headerPairs', 2000);
   getLimit(limits, 'headerSize', 80 * 1024);
 
@@ -140,7 +142,7 @@ function multipart(boy, cfg) {
       return;
     }
     flush();
-    let [contype, charset] = p.contentType === null ? [] : typeAndCharset(bytesOf(p.contentType, true).latin1Slice());
+    let [contype, charset] = p.contentType === null ? [] : typeAndCharset(latin1Of(p.contentType, true));
     contype ??= 'text/plain';
     charset ??= defCharset;
     const name = utf8Text(bytesOf(p.name, p.nameAsWritten));

@@ -50,7 +50,8 @@ class RpBody {
         return ret;
     }
     /**
-     * Takes the `n` bytes JS wrote where [`RpBody::reserve`] said (`eof`: no more follow)
+     * Takes the `n` bytes JS wrote where [`RpBody::reserve`] said, or at the header's `len`
+     * when they fit under its `cap` (`eof`: no more follow)
      * and reads up to where more input is needed: [`FEED_MORE`], [`FEED_END`] or
      * [`FEED_ERROR`], the events in the header.
      * @param {number} n

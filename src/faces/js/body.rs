@@ -5,7 +5,10 @@
 //! - `reserve(n)` moves the bytes the reader did not consume (at most what its limits bound: an
 //!   incomplete line or header block, or the bytes that may begin a delimiter) to the front of
 //!   the handle's own input buffer, makes room for `n` more and returns where JS writes them;
-//!   the chunk starts at `reserve(n) - header[bodyBuf]`, right after that tail;
+//!   the chunk starts at `reserve(n) - header[bodyBuf]`, right after that tail; a chunk that
+//!   fits between the header's `len` and `cap` (the end of what was fed, the buffer's size) may
+//!   be written at `len` without a `reserve` (the tail is then not moved to the front: the
+//!   reader reads on from where it stopped);
 //! - `feed(n, eof)` runs the core reader over tail + chunk up to the point where it needs more
 //!   input, writing every event into the handle's event list (`u32` words, see `EV_*` in the
 //!   parent module): offsets into the input buffer, so JS views part data in the chunk it
@@ -31,9 +34,9 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    ptr, query_profile, BODY_SLOTS, B_BUF, B_EVENTS, B_EVENTS_LEN, B_SKIP, B_TEXT, EV_DATA, EV_END,
-    EV_ERROR, EV_PAIR, EV_PART, EV_PART_END, EV_TRAILER, FEED_END, FEED_ERROR, FEED_MORE,
-    FEED_PART, MAX_FEED, NULL, SPAN_TEXT,
+    ptr, query_profile, BODY_SLOTS, B_BUF, B_CAP, B_EVENTS, B_EVENTS_LEN, B_LEN, B_SKIP, B_TEXT,
+    EV_DATA, EV_END, EV_ERROR, EV_PAIR, EV_PART, EV_PART_END, EV_TRAILER, FEED_END, FEED_ERROR,
+    FEED_MORE, FEED_PART, MAX_FEED, NULL, SPAN_TEXT,
 };
 use crate::bytes::offset_in;
 use crate::{body, query};
@@ -281,6 +284,8 @@ impl RpBody {
         self.header[B_TEXT] = ptr(&self.text);
         self.header[B_BUF] = ptr(&self.buf);
         self.header[B_SKIP] = u32::from(self.skippable());
+        self.header[B_LEN] = self.len as u32;
+        self.header[B_CAP] = self.buf.len() as u32;
     }
 
     fn skippable(&self) -> bool {
@@ -508,7 +513,8 @@ impl RpBody {
         ptr(&self.buf) + tail as u32
     }
 
-    /// Takes the `n` bytes JS wrote where [`RpBody::reserve`] said (`eof`: no more follow)
+    /// Takes the `n` bytes JS wrote where [`RpBody::reserve`] said, or at the header's `len`
+    /// when they fit under its `cap` (`eof`: no more follow)
     /// and reads up to where more input is needed: [`FEED_MORE`], [`FEED_END`] or
     /// [`FEED_ERROR`], the events in the header.
     pub fn feed(&mut self, n: u32, eof: bool) -> i32 {

@@ -201,12 +201,20 @@ const B_BUF: usize = 3;
 /// 1 when [`body::RpBody::skip`] may take the next bytes: a multipart reader in a part's data,
 /// holding nothing back.
 const B_SKIP: usize = 4;
-const BODY_SLOTS: [(&str, usize); 5] = [
+/// Where the bytes fed so far end in the input buffer, and the buffer's size: JS writes a chunk
+/// that fits between them right after the tail and calls [`body::RpBody::feed`] alone, without
+/// [`body::RpBody::reserve`] first (one wasm call per chunk, not two; the buffer only moves
+/// when `reserve` grows it).
+const B_LEN: usize = 5;
+const B_CAP: usize = 6;
+const BODY_SLOTS: [(&str, usize); 7] = [
     ("events", B_EVENTS),
     ("eventsLen", B_EVENTS_LEN),
     ("text", B_TEXT),
     ("buf", B_BUF),
     ("skip", B_SKIP),
+    ("len", B_LEN),
+    ("cap", B_CAP),
 ];
 
 /// `feed`'s answers: more input wanted, the body ended, or the last event is an error; and,
