@@ -489,6 +489,7 @@ class MultipartDriver {
 
   /** Opens a file stream (counted until its `end`). */
   openFile() {
+    this.events.fileData();
     const file = new FileStream(this.fileOpts, this);
     this.file = file;
     this.fileEndsLeft++;
