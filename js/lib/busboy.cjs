@@ -574,13 +574,8 @@ class Multipart extends Writable {
       typeof cfg.defParamCharset === 'string' && cfg.defParamCharset ? (s) => decode(s, cfg.defParamCharset) : (s) => s;
     const defCharset = cfg.defCharset || 'utf8';
     const preservePath = cfg.preservePath;
-    const {
-      fieldSize: fieldSizeLimit,
-      fileSize: fileSizeLimit,
-      files: filesLimit,
-      fields: fieldsLimit,
-      parts: partsLimit,
-    } = partLimits(cfg.limits);
+    // busboy's limits, by name (fieldSize, fileSize, files, fields, parts).
+    const max = partLimits(cfg.limits);
 
     // busboy counts delimiters: the first makes `parts` 0, each part's end adds one.
     let parts = -1;
@@ -596,14 +591,14 @@ class Multipart extends Writable {
     let part = null;
 
     const delimiter = () => {
-      if (++parts === partsLimit) this.emit('partsLimit');
+      if (++parts === max.parts) this.emit('partsLimit');
     };
 
     driver.onPart = (p) => {
       if (parts < 0) delimiter();
       skip = true;
       field = null;
-      if (parts >= partsLimit) return;
+      if (parts >= max.parts) return;
       // busboy takes a parameter only when its value is not empty (`if (disp.params.name)`).
       const name = paramText(latin1Of(p.name, p.nameAsWritten)) || undefined;
       let filename = filenameOf(p, paramText) || undefined;
@@ -621,7 +616,7 @@ class Multipart extends Writable {
       // The core does not hand Content-Transfer-Encoding over: busboy's default.
       const encoding = '7bit';
       if (mimeType === 'application/octet-stream' || filename !== undefined) {
-        if (files === filesLimit) {
+        if (files === max.files) {
           if (!hitFiles) {
             hitFiles = true;
             this.emit('filesLimit');
@@ -635,7 +630,7 @@ class Multipart extends Writable {
         const file = driver.openFile();
         this.emit('file', name, file, { filename, encoding, mimeType });
       } else {
-        if (fields === fieldsLimit) {
+        if (fields === max.fields) {
           if (!hitFields) {
             hitFields = true;
             this.emit('fieldsLimit');
@@ -654,9 +649,9 @@ class Multipart extends Writable {
     driver.onData = (data) => {
       if (skip) return true;
       if (driver.file !== null) {
-        const n = Math.min(data.length, fileSizeLimit - fileSize);
+        const n = Math.min(data.length, max.fileSize - fileSize);
         fileSize += n;
-        if (fileSize === fileSizeLimit) {
+        if (fileSize === max.fileSize) {
           const file = driver.file;
           if (n > 0) driver.push(data.subarray(0, n));
           file.emit('limit');
@@ -667,11 +662,11 @@ class Multipart extends Writable {
         return driver.push(data);
       }
       if (field !== null) {
-        const n = Math.min(data.length, fieldSizeLimit - fieldSize);
+        const n = Math.min(data.length, max.fieldSize - fieldSize);
         // A view of the source's chunk: the writer hands it over (busboy keeps slices too).
         field.push(n === data.length ? data : data.subarray(0, n));
         fieldSize += n;
-        if (fieldSize === fieldSizeLimit) {
+        if (fieldSize === max.fieldSize) {
           skip = true;
           part.truncated = true;
         }

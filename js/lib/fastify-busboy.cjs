@@ -93,13 +93,7 @@ function multipart(boy, cfg) {
     cfg.isPartAFile || ((fieldName, contentType, fileName) => contentType === 'application/octet-stream' || fileName !== undefined);
   const defCharset = cfg.defCharset || 'utf8';
   const preservePath = cfg.preservePath;
-  const {
-    fieldSize: fieldSizeLimit,
-    fileSize: fileSizeLimit,
-    files: filesLimit,
-    fields: fieldsLimit,
-    parts: partsLimit,
-  } = partLimits(limits, getLimit);
+  const max = partLimits(limits, getLimit);
   getLimit(limits, 'headerPairs', 2000);
   getLimit(limits, 'headerSize', 80 * 1024);
 
@@ -133,8 +127,8 @@ function multipart(boy, cfg) {
   driver.onPart = (p) => {
     skip = true;
     field = null;
-    if (++nparts > partsLimit) {
-      if (nparts === partsLimit + 1) {
+    if (++nparts > max.parts) {
+      if (nparts === max.parts + 1) {
         boy.hitPartsLimit = true;
         boy.emit('partsLimit');
       }
@@ -157,7 +151,7 @@ function multipart(boy, cfg) {
     const encoding = '7bit';
     size = 0;
     if (isPartAFile(name, contype, filename)) {
-      if (nfiles === filesLimit) {
+      if (nfiles === max.files) {
         if (!boy.hitFilesLimit) {
           boy.hitFilesLimit = true;
           boy.emit('filesLimit');
@@ -171,7 +165,7 @@ function multipart(boy, cfg) {
       file.bytesRead = 0;
       boy.emit('file', name, file, filename, encoding, contype);
     } else {
-      if (nfields === fieldsLimit) {
+      if (nfields === max.fields) {
         if (!boy.hitFieldsLimit) {
           boy.hitFieldsLimit = true;
           boy.emit('fieldsLimit');
@@ -189,8 +183,8 @@ function multipart(boy, cfg) {
     const file = driver.file;
     if (file !== null) {
       size += data.length;
-      if (size > fileSizeLimit) {
-        const keep = fileSizeLimit - size + data.length;
+      if (size > max.fileSize) {
+        const keep = max.fileSize - size + data.length;
         const last = keep > 0 ? data.subarray(0, keep) : null;
         // The held byte and what fits: one piece, pushed with `truncated` set, as Dicer pushes
         // the piece that goes over (@fastify/multipart's toBuffer checks `truncated` at each
@@ -199,13 +193,13 @@ function multipart(boy, cfg) {
         held = null;
         if (piece !== null) driver.push(piece);
         file.truncated = true;
-        file.bytesRead = fileSizeLimit;
+        file.bytesRead = max.fileSize;
         skip = true;
         file.emit('limit');
         return true;
       }
       file.bytesRead = size;
-      if (size === fileSizeLimit && data.length > 0) {
+      if (size === max.fileSize && data.length > 0) {
         // The file is exactly at its limit: whether it is whole is known only at the next
         // event (its end, or a byte over). Its last byte waits for it, so that a truncation
         // always comes with a piece, however the body was cut into writes.
@@ -216,8 +210,8 @@ function multipart(boy, cfg) {
     }
     if (field !== null) {
       size += data.length;
-      if (size > fieldSizeLimit) {
-        field.pieces.push(data.subarray(0, fieldSizeLimit - (size - data.length)));
+      if (size > max.fieldSize) {
+        field.pieces.push(data.subarray(0, max.fieldSize - (size - data.length)));
         field.truncated = true;
         skip = true;
       } else {
