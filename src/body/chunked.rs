@@ -40,111 +40,40 @@ use super::grammar::{is, skip, FIELD, QDTEXT, QUOTABLE, TOKEN, WS};
 use super::Step;
 use crate::bytes::slice;
 
-/// Limits on what a chunked body may make the decoder (and the caller's buffer) hold or do.
-/// Every one is finite by default; each error names the limit it hit.
-///
-/// ```
-/// use reqparse::body::chunked::{ChunkedDecoder, ChunkedErrorKind, ChunkedLimit, ChunkedLimits};
-///
-/// let limits = ChunkedLimits { max_body_bytes: 4, ..ChunkedLimits::default() };
-/// // Refused at the size line, before any of the data arrives.
-/// let err = ChunkedDecoder::new(limits).decode(b"5\r\n").unwrap_err();
-/// assert_eq!(err.kind, ChunkedErrorKind::Limit(ChunkedLimit::BodyBytes));
-/// assert_eq!(err.to_string(), "chunked body over max_body_bytes at byte 0");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChunkedLimits {
-    /// Hex digits in a chunk size, leading zeros included (16 fit any `u64`).
-    pub max_size_digits: usize,
-    /// Bytes in one chunk-size line, extensions and CRLF included: what the caller's buffer
-    /// may have to hold of an incomplete line.
-    pub max_line_bytes: usize,
-    /// Bytes of chunk extensions in the whole body.
-    pub max_extension_bytes: usize,
-    /// Framing bytes (size lines, extensions, CRLFs) allowed beyond the data's own length:
-    /// past it, framing may be at most as long as the data it frames, so a body of tiny
-    /// chunks cannot cost many times its payload.
-    pub overhead_grace: u64,
-    /// Bytes of chunk data in the whole body (128 MiB, ASP.NET Core's multipart body limit).
-    pub max_body_bytes: u64,
-    /// Bytes of the trailer section, CRLFs included.
-    pub max_trailer_bytes: usize,
-    /// Fields in the trailer section.
-    pub max_trailer_fields: usize,
-}
+crate::body::limits::chunked!(crate::body::limits::declare(
+    /// Limits on what a chunked body may make the decoder (and the caller's buffer) hold or do.
+    /// Every one is finite by default; each error names the limit it hit.
+    ///
+    /// ```
+    /// use reqparse::body::chunked::{ChunkedDecoder, ChunkedErrorKind, ChunkedLimit, ChunkedLimits};
+    ///
+    /// let limits = ChunkedLimits { max_body_bytes: 4, ..ChunkedLimits::default() };
+    /// // Refused at the size line, before any of the data arrives.
+    /// let err = ChunkedDecoder::new(limits).decode(b"5\r\n").unwrap_err();
+    /// assert_eq!(err.kind, ChunkedErrorKind::Limit(ChunkedLimit::BodyBytes));
+    /// assert_eq!(err.to_string(), "chunked body over max_body_bytes at byte 0");
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ChunkedLimits = "reqparse::body::chunked::ChunkedLimits";
 
-crate::body::limits::by_name!(
-    ChunkedLimits,
-    "reqparse::body::chunked::ChunkedLimits",
-    [
-        max_size_digits,
-        max_line_bytes,
-        max_extension_bytes,
-        overhead_grace,
-        max_body_bytes,
-        max_trailer_bytes,
-        max_trailer_fields,
-    ]
-);
+    /// The limit a body went over; see [`ChunkedLimits`].
+    ///
+    /// ```
+    /// use reqparse::body::chunked::ChunkedLimit;
+    /// assert_eq!(ChunkedLimit::TrailerFields.name(), "max_trailer_fields");
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum ChunkedLimit;
 
-impl Default for ChunkedLimits {
-    fn default() -> Self {
-        ChunkedLimits {
-            max_size_digits: 16,
-            max_line_bytes: 4096,
-            max_extension_bytes: 16 * 1024,
-            overhead_grace: 64 * 1024,
-            max_body_bytes: 128 * 1024 * 1024,
-            max_trailer_bytes: 16 * 1024,
-            max_trailer_fields: 64,
-        }
-    }
-}
-
-/// The limit a body went over; see [`ChunkedLimits`].
-///
-/// ```
-/// use reqparse::body::chunked::ChunkedLimit;
-/// assert_eq!(ChunkedLimit::TrailerFields.name(), "max_trailer_fields");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ChunkedLimit {
-    /// [`ChunkedLimits::max_size_digits`].
-    SizeDigits,
-    /// [`ChunkedLimits::max_line_bytes`].
-    LineBytes,
-    /// [`ChunkedLimits::max_extension_bytes`].
-    ExtensionBytes,
-    /// [`ChunkedLimits::overhead_grace`].
-    Overhead,
-    /// [`ChunkedLimits::max_body_bytes`].
-    BodyBytes,
-    /// [`ChunkedLimits::max_trailer_bytes`].
-    TrailerBytes,
-    /// [`ChunkedLimits::max_trailer_fields`].
-    TrailerFields,
-}
-
-impl ChunkedLimit {
     /// The name of the [`ChunkedLimits`] field.
     ///
     /// ```
     /// use reqparse::body::chunked::ChunkedLimit;
     /// assert_eq!(ChunkedLimit::BodyBytes.name(), "max_body_bytes");
     /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            ChunkedLimit::SizeDigits => "max_size_digits",
-            ChunkedLimit::LineBytes => "max_line_bytes",
-            ChunkedLimit::ExtensionBytes => "max_extension_bytes",
-            ChunkedLimit::Overhead => "overhead_grace",
-            ChunkedLimit::BodyBytes => "max_body_bytes",
-            ChunkedLimit::TrailerBytes => "max_trailer_bytes",
-            ChunkedLimit::TrailerFields => "max_trailer_fields",
-        }
-    }
-}
+    pub const fn name;
+));
 
 /// What was wrong with a chunked body; see [`ChunkedError`].
 ///
@@ -199,15 +128,7 @@ impl ChunkedErrorKind {
             ChunkedErrorKind::MissingCrlf => "missing-crlf",
             ChunkedErrorKind::InvalidTrailer => "invalid-trailer",
             ChunkedErrorKind::UnexpectedEnd => "unexpected-end",
-            ChunkedErrorKind::Limit(limit) => match limit {
-                ChunkedLimit::SizeDigits => "limit:max_size_digits",
-                ChunkedLimit::LineBytes => "limit:max_line_bytes",
-                ChunkedLimit::ExtensionBytes => "limit:max_extension_bytes",
-                ChunkedLimit::Overhead => "limit:overhead_grace",
-                ChunkedLimit::BodyBytes => "limit:max_body_bytes",
-                ChunkedLimit::TrailerBytes => "limit:max_trailer_bytes",
-                ChunkedLimit::TrailerFields => "limit:max_trailer_fields",
-            },
+            ChunkedErrorKind::Limit(limit) => limit.kind_name(),
         }
     }
 }

@@ -33,84 +33,42 @@ use super::{find_byte, Step};
 use crate::bytes::slice;
 use crate::query::{Pairs, Profile, QueryErrorKind};
 
-/// Limits on a form body (ASP.NET Core's `FormOptions` defaults). Lengths are of the bytes as
-/// sent, before decoding, so a limit is certain as soon as those bytes arrive.
-///
-/// ```
-/// use reqparse::body::form::{FormErrorKind, FormLimit, FormLimits, FormReader};
-/// use reqparse::query::Profile;
-///
-/// let limits = FormLimits { max_pairs: 1, ..FormLimits::default() };
-/// let mut reader = FormReader::new(Profile::Whatwg, limits);
-/// let consumed = reader.decode(b"a=1&b=2", true)?.consumed;
-/// let err = reader.decode(&b"a=1&b=2"[consumed..], true).unwrap_err();
-/// assert_eq!((err.kind, err.offset), (FormErrorKind::Limit(FormLimit::Pairs), 4));
-/// assert_eq!(err.to_string(), "form body over max_pairs at byte 4");
-/// # Ok::<(), reqparse::body::form::FormError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FormLimits {
-    /// Pairs in the body (`ValueCountLimit`, 1,024).
-    pub max_pairs: usize,
-    /// Bytes of one name (`KeyLengthLimit`, 2,048).
-    pub max_name_bytes: usize,
-    /// Bytes of one value (`ValueLengthLimit`, 4 MiB).
-    pub max_value_bytes: usize,
-    /// Bytes of the whole body (`BufferBodyLengthLimit`, 128 MiB).
-    pub max_body_bytes: u64,
-}
+crate::body::limits::form!(crate::body::limits::declare(
+    /// Limits on a form body (ASP.NET Core's `FormOptions` defaults). Lengths are of the bytes as
+    /// sent, before decoding, so a limit is certain as soon as those bytes arrive.
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormErrorKind, FormLimit, FormLimits, FormReader};
+    /// use reqparse::query::Profile;
+    ///
+    /// let limits = FormLimits { max_pairs: 1, ..FormLimits::default() };
+    /// let mut reader = FormReader::new(Profile::Whatwg, limits);
+    /// let consumed = reader.decode(b"a=1&b=2", true)?.consumed;
+    /// let err = reader.decode(&b"a=1&b=2"[consumed..], true).unwrap_err();
+    /// assert_eq!((err.kind, err.offset), (FormErrorKind::Limit(FormLimit::Pairs), 4));
+    /// assert_eq!(err.to_string(), "form body over max_pairs at byte 4");
+    /// # Ok::<(), reqparse::body::form::FormError>(())
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct FormLimits = "reqparse::body::form::FormLimits";
 
-crate::body::limits::by_name!(
-    FormLimits,
-    "reqparse::body::form::FormLimits",
-    [max_pairs, max_name_bytes, max_value_bytes, max_body_bytes,]
-);
+    /// The limit a form body went over; see [`FormLimits`].
+    ///
+    /// ```
+    /// use reqparse::body::form::FormLimit;
+    /// assert_eq!(FormLimit::ValueBytes.name(), "max_value_bytes");
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum FormLimit;
 
-impl Default for FormLimits {
-    fn default() -> Self {
-        FormLimits {
-            max_pairs: 1024,
-            max_name_bytes: 2048,
-            max_value_bytes: 4 * 1024 * 1024,
-            max_body_bytes: 128 * 1024 * 1024,
-        }
-    }
-}
-
-/// The limit a form body went over; see [`FormLimits`].
-///
-/// ```
-/// use reqparse::body::form::FormLimit;
-/// assert_eq!(FormLimit::ValueBytes.name(), "max_value_bytes");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FormLimit {
-    /// [`FormLimits::max_pairs`].
-    Pairs,
-    /// [`FormLimits::max_name_bytes`].
-    NameBytes,
-    /// [`FormLimits::max_value_bytes`].
-    ValueBytes,
-    /// [`FormLimits::max_body_bytes`].
-    BodyBytes,
-}
-
-impl FormLimit {
     /// The name of the [`FormLimits`] field.
     ///
     /// ```
     /// assert_eq!(reqparse::body::form::FormLimit::Pairs.name(), "max_pairs");
     /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            FormLimit::Pairs => "max_pairs",
-            FormLimit::NameBytes => "max_name_bytes",
-            FormLimit::ValueBytes => "max_value_bytes",
-            FormLimit::BodyBytes => "max_body_bytes",
-        }
-    }
-}
+    pub const fn name;
+));
 
 /// What was wrong with a form body; see [`FormError`].
 ///
@@ -127,6 +85,27 @@ pub enum FormErrorKind {
     Decode(QueryErrorKind),
     /// A limit of [`FormLimits`] was reached.
     Limit(FormLimit),
+}
+
+impl FormErrorKind {
+    /// The kind's name in every face (npm, vectors): the query decoder's kind in kebab-case,
+    /// and `limit:` followed by the limit's field name for [`FormErrorKind::Limit`].
+    ///
+    /// ```
+    /// use reqparse::body::form::{FormErrorKind, FormLimit};
+    /// use reqparse::query::QueryErrorKind;
+    /// assert_eq!(FormErrorKind::Decode(QueryErrorKind::InvalidEscape).name(), "invalid-escape");
+    /// assert_eq!(FormErrorKind::Limit(FormLimit::Pairs).name(), "limit:max_pairs");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            FormErrorKind::Decode(QueryErrorKind::InvalidEscape) => "invalid-escape",
+            FormErrorKind::Decode(QueryErrorKind::InvalidUtf8) => "invalid-utf8",
+            FormErrorKind::Decode(QueryErrorKind::TooManyPairs) => "too-many-pairs",
+            FormErrorKind::Decode(QueryErrorKind::TooLarge) => "too-large",
+            FormErrorKind::Limit(limit) => limit.kind_name(),
+        }
+    }
 }
 
 /// An error in a form body, with its byte offset from the start of the body.

@@ -1,6 +1,18 @@
 //! Each reader's limits by name: the one table every face reads them from (the CLI's
 //! `--limit NAME=VALUE` and its help, the npm options, the component's records), so that a
 //! limit is spelled where it is declared and nowhere else.
+//!
+//! A reader's table ([`multipart!`], [`form!`], [`chunked!`]) is a macro holding one row per
+//! limit, `field (Variant, WitCase): type = default,` under the field's docs, then the
+//! [`…Limit`](super::multipart::MultipartLimit) variants that are no field (`Variant
+//! (WitCase) = "name",`). It hands its rows to a callback macro, `table!(path::to::callback(args…))`
+//! expanding to `callback! { (args…) { rows } { extra variants } }`, or, with `names`, to
+//! `callback!(args… field, field, …)`. [`declare!`] writes the reader's public types from it;
+//! the component faces write their WIT conversions from it (`WitCase` is the case's name in the
+//! WIT bindings, `max-file-bytes` → `MaxFileBytes`, which a `macro_rules!` cannot derive), and
+//! the npm face its wire order. Adding a limit is a row here and its check in the reader; the
+//! faces that list limits (`wit/reqparse.wit`, `js/index.d.cts`) fail to build until they have it
+//! (the WIT record by the conversions' struct literals, the npm types by `js/test`).
 
 use core::fmt;
 
@@ -85,6 +97,202 @@ macro_rules! by_name {
     };
 }
 pub(crate) use by_name;
+
+/// Hands a table's rows to a callback (see the module documentation); the one place the row
+/// grammar is read for `names`.
+macro_rules! each {
+    ([names $cb:ident ($($args:tt)*)]
+     { $( $(#[$doc:meta])* $field:ident ($variant:ident, $wit:ident): $ty:ty = $default:expr ),+ $(,)? }
+     $extra:tt) => {
+        $cb!($($args)* $($field),+);
+    };
+    ([$($cb:ident)::+ ($($args:tt)*)] $rows:tt $extra:tt) => {
+        $($cb)::+! { ($($args)*) $rows $extra }
+    };
+}
+pub(crate) use each;
+
+/// The multipart reader's limits: [`MultipartLimits`](super::multipart::MultipartLimits) and
+/// [`MultipartLimit`](super::multipart::MultipartLimit). The defaults are ASP.NET Core's
+/// `FormOptions` where it has one, except the boundary's (RFC 2046 §5.1.1).
+macro_rules! multipart {
+    ($($cb:tt)+) => {
+        $crate::body::limits::each! { [$($cb)+] {
+            /// Parts in the body (`ValueCountLimit`, 1,024).
+            max_parts (Parts, MaxParts): usize = 1024,
+            /// Bytes of the boundary (RFC 2046 §5.1.1: 70; ASP.NET's `MultipartBoundaryLengthLimit`
+            /// is 128).
+            max_boundary_bytes (BoundaryBytes, MaxBoundaryBytes): usize = 70,
+            /// Header fields in one part (`MultipartHeadersCountLimit`, 16).
+            max_headers (Headers, MaxHeaders): usize = 16,
+            /// Bytes of one part's header block, its final empty line and any transport padding
+            /// before it included (`MultipartHeadersLengthLimit`, 16 KiB): what the caller's buffer
+            /// may have to hold of an incomplete header block.
+            max_header_bytes (HeaderBytes, MaxHeaderBytes): usize = 16 * 1024,
+            /// Bytes of one part without a filename: a form value (`ValueLengthLimit`, 4 MiB).
+            max_value_bytes (ValueBytes, MaxValueBytes): u64 = 4 * 1024 * 1024,
+            /// Bytes of the whole body, framing included (`MultipartBodyLengthLimit`, 128 MiB).
+            max_body_bytes (BodyBytes, MaxBodyBytes): u64 = 128 * 1024 * 1024,
+            /// Bytes before the first delimiter ([`Profile::Lenient`](crate::body::multipart::Profile::Lenient); the others allow none).
+            max_preamble_bytes (PreambleBytes, MaxPreambleBytes): usize = 16 * 1024,
+            /// Bytes after the close delimiter: transport padding in every profile, and the epilogue
+            /// ([`Profile::Lenient`](crate::body::multipart::Profile::Lenient) anywhere, [`Profile::Fetch`](crate::body::multipart::Profile::Fetch)
+            /// after the CRLF that ends the close delimiter's line; [`Profile::Strict`](crate::body::multipart::Profile::Strict)
+            /// allows none).
+            max_epilogue_bytes (EpilogueBytes, MaxEpilogueBytes): usize = 16 * 1024,
+            /// Parts with a filename: files (100, Django's `DATA_UPLOAD_MAX_NUMBER_FILES`, added
+            /// against CVE-2023-24580: formidable's unbounded `maxFiles` let 10,000 tiny files exhaust
+            /// a server's file descriptors; more than PHP's 20, which a photo upload of one folder
+            /// breaks, far fewer than ASP.NET's 1,024 entries of any kind).
+            max_files (Files, MaxFiles): usize = 100,
+            /// Parts without a filename: form fields (1,024, ASP.NET's `ValueCountLimit`).
+            max_fields (Fields, MaxFields): usize = 1024,
+            /// Data bytes of one file part (128 MiB, the body's own default: set it lower to keep
+            /// files small while the body may carry several).
+            max_file_bytes (FileBytes, MaxFileBytes): u64 = 128 * 1024 * 1024,
+            /// Data bytes of all form fields together (16 MiB: four fields at
+            /// [`max_value_bytes`](crate::body::multipart::MultipartLimits::max_value_bytes); fields are what a server keeps in memory,
+            /// and 1,024 of them at 4 MiB would be 4 GiB).
+            max_text_bytes (TextBytes, MaxTextBytes): u64 = 16 * 1024 * 1024,
+            /// Bytes of a part's `name` as sent (2,048, ASP.NET's `KeyLengthLimit`).
+            max_name_bytes (NameBytes, MaxNameBytes): usize = 2048,
+            /// Bytes of a part's `filename` and of its `filename*`, each as sent (1,024: a path of a
+            /// few 255-byte names).
+            max_filename_bytes (FilenameBytes, MaxFilenameBytes): usize = 1024,
+        } {
+            /// The limit the caller set for one part, once its headers were read
+            /// ([`MultipartReader::limit_part`](crate::body::multipart::MultipartReader::limit_part)).
+            PartBytes (MaxPartBytes) = "max_part_bytes",
+        } }
+    };
+}
+pub(crate) use multipart;
+
+/// The form reader's limits: [`FormLimits`](super::form::FormLimits) and
+/// [`FormLimit`](super::form::FormLimit) (ASP.NET Core's `FormOptions` defaults).
+macro_rules! form {
+    ($($cb:tt)+) => {
+        $crate::body::limits::each! { [$($cb)+] {
+            /// Pairs in the body (`ValueCountLimit`, 1,024).
+            max_pairs (Pairs, MaxPairs): usize = 1024,
+            /// Bytes of one name (`KeyLengthLimit`, 2,048).
+            max_name_bytes (NameBytes, MaxNameBytes): usize = 2048,
+            /// Bytes of one value (`ValueLengthLimit`, 4 MiB).
+            max_value_bytes (ValueBytes, MaxValueBytes): usize = 4 * 1024 * 1024,
+            /// Bytes of the whole body (`BufferBodyLengthLimit`, 128 MiB).
+            max_body_bytes (BodyBytes, MaxBodyBytes): u64 = 128 * 1024 * 1024,
+        } {} }
+    };
+}
+pub(crate) use form;
+
+/// The chunked decoder's limits: [`ChunkedLimits`](super::chunked::ChunkedLimits) and
+/// [`ChunkedLimit`](super::chunked::ChunkedLimit).
+macro_rules! chunked {
+    ($($cb:tt)+) => {
+        $crate::body::limits::each! { [$($cb)+] {
+            /// Hex digits in a chunk size, leading zeros included (16 fit any `u64`).
+            max_size_digits (SizeDigits, MaxSizeDigits): usize = 16,
+            /// Bytes in one chunk-size line, extensions and CRLF included: what the caller's buffer
+            /// may have to hold of an incomplete line.
+            max_line_bytes (LineBytes, MaxLineBytes): usize = 4096,
+            /// Bytes of chunk extensions in the whole body.
+            max_extension_bytes (ExtensionBytes, MaxExtensionBytes): usize = 16 * 1024,
+            /// Framing bytes (size lines, extensions, CRLFs) allowed beyond the data's own length:
+            /// past it, framing may be at most as long as the data it frames, so a body of tiny
+            /// chunks cannot cost many times its payload.
+            overhead_grace (Overhead, OverheadGrace): u64 = 64 * 1024,
+            /// Bytes of chunk data in the whole body (128 MiB, ASP.NET Core's multipart body limit).
+            max_body_bytes (BodyBytes, MaxBodyBytes): u64 = 128 * 1024 * 1024,
+            /// Bytes of the trailer section, CRLFs included.
+            max_trailer_bytes (TrailerBytes, MaxTrailerBytes): usize = 16 * 1024,
+            /// Fields in the trailer section.
+            max_trailer_fields (TrailerFields, MaxTrailerFields): usize = 64,
+        } {} }
+    };
+}
+pub(crate) use chunked;
+
+/// Every reader's table through one callback: `callback! { (reader, Limits, Limit, limits,
+/// limit) { rows } { extra variants } }`, `reader` the module in `crate::body`, `limits` and
+/// `limit` the names the callback gives its conversions of the struct and of the enum.
+#[cfg(any(feature = "engine-wasm", feature = "component"))]
+macro_rules! every_reader {
+    ($($cb:ident)::+) => {
+        $crate::body::limits::chunked!($($cb)::+(
+            chunked,
+            ChunkedLimits,
+            ChunkedLimit,
+            chunked_limits,
+            chunked_limit
+        ));
+        $crate::body::limits::form!($($cb)::+(form, FormLimits, FormLimit, form_limits, form_limit));
+        $crate::body::limits::multipart!($($cb)::+(
+            multipart,
+            MultipartLimits,
+            MultipartLimit,
+            multipart_limits,
+            multipart_limit
+        ));
+    };
+}
+#[cfg(any(feature = "engine-wasm", feature = "component"))]
+pub(crate) use every_reader;
+
+/// A reader's public limit types from its table: the `…Limits` struct (its docs and derives
+/// given here, each field's from its row) with `Default`, `NAMES`, `get` and `set`; the
+/// `…Limit` enum with `name()`; and `kind_name()`, the `limit:` name its error kind's `name()`
+/// gives the limit.
+macro_rules! declare {
+    ((
+        $(#[$struct_attr:meta])* pub struct $limits:ident = $path:literal;
+        $(#[$enum_attr:meta])* pub enum $limit:ident;
+        $(#[$name_attr:meta])* pub const fn name;
+    )
+    { $( $(#[$doc:meta])* $field:ident ($variant:ident, $wit:ident): $ty:ty = $default:expr ),+ $(,)? }
+    { $( $(#[$extra_doc:meta])* $extra:ident ($extra_wit:ident) = $extra_name:literal ),* $(,)? }) => {
+        $(#[$struct_attr])*
+        pub struct $limits {
+            $( $(#[$doc])* pub $field: $ty, )+
+        }
+
+        $crate::body::limits::by_name!($limits, $path, [$($field),+]);
+
+        impl Default for $limits {
+            fn default() -> Self {
+                $limits { $($field: $default,)+ }
+            }
+        }
+
+        $(#[$enum_attr])*
+        pub enum $limit {
+            $(
+                #[doc = concat!("[`", stringify!($limits), "::", stringify!($field), "`].")]
+                $variant,
+            )+
+            $( $(#[$extra_doc])* $extra, )*
+        }
+
+        impl $limit {
+            $(#[$name_attr])*
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( $limit::$variant => stringify!($field), )+
+                    $( $limit::$extra => $extra_name, )*
+                }
+            }
+
+            /// The error kind's name for this limit: `limit:` and [`name`](Self::name).
+            pub(crate) const fn kind_name(self) -> &'static str {
+                match self {
+                    $( $limit::$variant => concat!("limit:", stringify!($field)), )+
+                    $( $limit::$extra => concat!("limit:", $extra_name), )*
+                }
+            }
+        }
+    };
+}
+pub(crate) use declare;
 
 /// `value` as a limit field's type (`usize` or `u64`).
 pub(crate) fn convert<T: Field>(value: u64) -> Result<T, LimitError> {

@@ -39,7 +39,8 @@ mod feed;
 pub mod form;
 // Crate-private: the byte classes the readers share.
 mod grammar;
-mod limits;
+// Crate-wide: each reader's limit table, which the faces read their conversions from.
+pub(crate) mod limits;
 pub mod multipart;
 
 pub use limits::LimitError;

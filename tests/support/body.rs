@@ -148,20 +148,14 @@ pub mod chunked {
 
 pub mod form {
     use reqparse::body::form::{FormError, FormErrorKind, FormEvent, FormLimits, FormReader};
-    use reqparse::query::{Profile, QueryErrorKind};
+    use reqparse::query::Profile;
     use serde_json::{json, Value};
 
     /// The pairs and offsets a body decoded to, or the error's kind name and offset.
     pub type Outcome = Result<Vec<(String, String, u64)>, (String, u64)>;
 
     pub fn kind_name(kind: FormErrorKind) -> String {
-        match kind {
-            FormErrorKind::Decode(QueryErrorKind::InvalidEscape) => "invalid-escape".into(),
-            FormErrorKind::Decode(QueryErrorKind::InvalidUtf8) => "invalid-utf8".into(),
-            FormErrorKind::Decode(other) => format!("{other:?}"),
-            FormErrorKind::Limit(limit) => format!("limit:{}", limit.name()),
-            other => format!("{other:?}"),
-        }
+        kind.name().to_owned()
     }
 
     pub fn failure(e: FormError) -> (String, u64) {

@@ -5,184 +5,50 @@ use core::fmt;
 
 use crate::disposition::{DispositionError, DispositionErrorKind};
 
-/// Limits on what a body may make the reader (and the caller's buffer) hold or do; each
-/// error names the one it hit. The defaults are ASP.NET Core's `FormOptions` where it has
-/// one, except the boundary: RFC 2046 §5.1.1 says 70 bytes (ASP.NET allows 128), and a
-/// longer one is refused when the reader is made.
-///
-/// ```
-/// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartLimits, MultipartReader};
-///
-/// let limits = MultipartLimits { max_parts: 1, ..MultipartLimits::default() };
-/// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b\r\n";
-/// let mut reader = MultipartReader::new(b"b", Default::default(), limits)?;
-/// let mut input: &[u8] = body;
-/// let err = loop {
-///     match reader.decode(input, true) {
-///         Ok(step) => input = &input[step.consumed..],
-///         Err(e) => break e,
-///     }
-/// };
-/// assert_eq!((err.kind, err.offset, err.part), (MultipartErrorKind::Limit(MultipartLimit::Parts), 53, Some(1)));
-/// assert_eq!(err.to_string(), "multipart body over max_parts at byte 53");
-/// # Ok::<(), reqparse::body::multipart::MultipartError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MultipartLimits {
-    /// Parts in the body (`ValueCountLimit`, 1,024).
-    pub max_parts: usize,
-    /// Bytes of the boundary (RFC 2046 §5.1.1: 70; ASP.NET's `MultipartBoundaryLengthLimit`
-    /// is 128).
-    pub max_boundary_bytes: usize,
-    /// Header fields in one part (`MultipartHeadersCountLimit`, 16).
-    pub max_headers: usize,
-    /// Bytes of one part's header block, its final empty line and any transport padding
-    /// before it included (`MultipartHeadersLengthLimit`, 16 KiB): what the caller's buffer
-    /// may have to hold of an incomplete header block.
-    pub max_header_bytes: usize,
-    /// Bytes of one part without a filename: a form value (`ValueLengthLimit`, 4 MiB).
-    pub max_value_bytes: u64,
-    /// Bytes of the whole body, framing included (`MultipartBodyLengthLimit`, 128 MiB).
-    pub max_body_bytes: u64,
-    /// Bytes before the first delimiter ([`Profile::Lenient`](super::Profile::Lenient); the others allow none).
-    pub max_preamble_bytes: usize,
-    /// Bytes after the close delimiter: transport padding in every profile, and the epilogue
-    /// ([`Profile::Lenient`](super::Profile::Lenient) anywhere, [`Profile::Fetch`](super::Profile::Fetch)
-    /// after the CRLF that ends the close delimiter's line; [`Profile::Strict`](super::Profile::Strict)
-    /// allows none).
-    pub max_epilogue_bytes: usize,
-    /// Parts with a filename: files (100, Django's `DATA_UPLOAD_MAX_NUMBER_FILES`, added
-    /// against CVE-2023-24580: formidable's unbounded `maxFiles` let 10,000 tiny files exhaust
-    /// a server's file descriptors; more than PHP's 20, which a photo upload of one folder
-    /// breaks, far fewer than ASP.NET's 1,024 entries of any kind).
-    pub max_files: usize,
-    /// Parts without a filename: form fields (1,024, ASP.NET's `ValueCountLimit`).
-    pub max_fields: usize,
-    /// Data bytes of one file part (128 MiB, the body's own default: set it lower to keep
-    /// files small while the body may carry several).
-    pub max_file_bytes: u64,
-    /// Data bytes of all form fields together (16 MiB: four fields at
-    /// [`max_value_bytes`](Self::max_value_bytes); fields are what a server keeps in memory,
-    /// and 1,024 of them at 4 MiB would be 4 GiB).
-    pub max_text_bytes: u64,
-    /// Bytes of a part's `name` as sent (2,048, ASP.NET's `KeyLengthLimit`).
-    pub max_name_bytes: usize,
-    /// Bytes of a part's `filename` and of its `filename*`, each as sent (1,024: a path of a
-    /// few 255-byte names).
-    pub max_filename_bytes: usize,
-}
+crate::body::limits::multipart!(crate::body::limits::declare(
+    /// Limits on what a body may make the reader (and the caller's buffer) hold or do; each
+    /// error names the one it hit. The defaults are ASP.NET Core's `FormOptions` where it has
+    /// one, except the boundary: RFC 2046 §5.1.1 says 70 bytes (ASP.NET allows 128), and a
+    /// longer one is refused when the reader is made.
+    ///
+    /// ```
+    /// use reqparse::body::multipart::{MultipartErrorKind, MultipartLimit, MultipartLimits, MultipartReader};
+    ///
+    /// let limits = MultipartLimits { max_parts: 1, ..MultipartLimits::default() };
+    /// let body = b"--b\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--b\r\n";
+    /// let mut reader = MultipartReader::new(b"b", Default::default(), limits)?;
+    /// let mut input: &[u8] = body;
+    /// let err = loop {
+    ///     match reader.decode(input, true) {
+    ///         Ok(step) => input = &input[step.consumed..],
+    ///         Err(e) => break e,
+    ///     }
+    /// };
+    /// assert_eq!((err.kind, err.offset, err.part), (MultipartErrorKind::Limit(MultipartLimit::Parts), 53, Some(1)));
+    /// assert_eq!(err.to_string(), "multipart body over max_parts at byte 53");
+    /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct MultipartLimits = "reqparse::body::multipart::MultipartLimits";
 
-crate::body::limits::by_name!(
-    MultipartLimits,
-    "reqparse::body::multipart::MultipartLimits",
-    [
-        max_parts,
-        max_boundary_bytes,
-        max_headers,
-        max_header_bytes,
-        max_value_bytes,
-        max_body_bytes,
-        max_preamble_bytes,
-        max_epilogue_bytes,
-        max_files,
-        max_fields,
-        max_file_bytes,
-        max_text_bytes,
-        max_name_bytes,
-        max_filename_bytes,
-    ]
-);
+    /// The limit a body went over; see [`MultipartLimits`].
+    ///
+    /// ```
+    /// use reqparse::body::multipart::MultipartLimit;
+    /// assert_eq!(MultipartLimit::HeaderBytes.name(), "max_header_bytes");
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum MultipartLimit;
 
-impl Default for MultipartLimits {
-    fn default() -> Self {
-        MultipartLimits {
-            max_parts: 1024,
-            max_boundary_bytes: 70,
-            max_headers: 16,
-            max_header_bytes: 16 * 1024,
-            max_value_bytes: 4 * 1024 * 1024,
-            max_body_bytes: 128 * 1024 * 1024,
-            max_preamble_bytes: 16 * 1024,
-            max_epilogue_bytes: 16 * 1024,
-            max_files: 100,
-            max_fields: 1024,
-            max_file_bytes: 128 * 1024 * 1024,
-            max_text_bytes: 16 * 1024 * 1024,
-            max_name_bytes: 2048,
-            max_filename_bytes: 1024,
-        }
-    }
-}
-
-/// The limit a body went over; see [`MultipartLimits`].
-///
-/// ```
-/// use reqparse::body::multipart::MultipartLimit;
-/// assert_eq!(MultipartLimit::HeaderBytes.name(), "max_header_bytes");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum MultipartLimit {
-    /// [`MultipartLimits::max_parts`].
-    Parts,
-    /// [`MultipartLimits::max_boundary_bytes`].
-    BoundaryBytes,
-    /// [`MultipartLimits::max_headers`].
-    Headers,
-    /// [`MultipartLimits::max_header_bytes`].
-    HeaderBytes,
-    /// [`MultipartLimits::max_value_bytes`].
-    ValueBytes,
-    /// [`MultipartLimits::max_body_bytes`].
-    BodyBytes,
-    /// [`MultipartLimits::max_preamble_bytes`].
-    PreambleBytes,
-    /// [`MultipartLimits::max_epilogue_bytes`].
-    EpilogueBytes,
-    /// [`MultipartLimits::max_files`].
-    Files,
-    /// [`MultipartLimits::max_fields`].
-    Fields,
-    /// [`MultipartLimits::max_file_bytes`].
-    FileBytes,
-    /// [`MultipartLimits::max_text_bytes`].
-    TextBytes,
-    /// [`MultipartLimits::max_name_bytes`].
-    NameBytes,
-    /// [`MultipartLimits::max_filename_bytes`].
-    FilenameBytes,
-    /// The limit the caller set for one part, once its headers were read
-    /// ([`MultipartReader::limit_part`](super::MultipartReader::limit_part)).
-    PartBytes,
-}
-
-impl MultipartLimit {
     /// The name of the [`MultipartLimits`] field.
     ///
     /// ```
     /// use reqparse::body::multipart::MultipartLimit;
     /// assert_eq!(MultipartLimit::Parts.name(), "max_parts");
     /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            MultipartLimit::Parts => "max_parts",
-            MultipartLimit::BoundaryBytes => "max_boundary_bytes",
-            MultipartLimit::Headers => "max_headers",
-            MultipartLimit::HeaderBytes => "max_header_bytes",
-            MultipartLimit::ValueBytes => "max_value_bytes",
-            MultipartLimit::BodyBytes => "max_body_bytes",
-            MultipartLimit::PreambleBytes => "max_preamble_bytes",
-            MultipartLimit::EpilogueBytes => "max_epilogue_bytes",
-            MultipartLimit::Files => "max_files",
-            MultipartLimit::Fields => "max_fields",
-            MultipartLimit::FileBytes => "max_file_bytes",
-            MultipartLimit::TextBytes => "max_text_bytes",
-            MultipartLimit::NameBytes => "max_name_bytes",
-            MultipartLimit::FilenameBytes => "max_filename_bytes",
-            MultipartLimit::PartBytes => "max_part_bytes",
-        }
-    }
-}
+    pub const fn name;
+));
 
 /// What was wrong with a body (or a boundary); see [`MultipartError`].
 ///
@@ -265,23 +131,7 @@ impl MultipartErrorKind {
             MultipartErrorKind::NotMultipart => "not-multipart",
             MultipartErrorKind::MissingBoundary => "missing-boundary",
             MultipartErrorKind::InvalidContentType => "invalid-content-type",
-            MultipartErrorKind::Limit(limit) => match limit {
-                MultipartLimit::Parts => "limit:max_parts",
-                MultipartLimit::BoundaryBytes => "limit:max_boundary_bytes",
-                MultipartLimit::Headers => "limit:max_headers",
-                MultipartLimit::HeaderBytes => "limit:max_header_bytes",
-                MultipartLimit::ValueBytes => "limit:max_value_bytes",
-                MultipartLimit::BodyBytes => "limit:max_body_bytes",
-                MultipartLimit::PreambleBytes => "limit:max_preamble_bytes",
-                MultipartLimit::EpilogueBytes => "limit:max_epilogue_bytes",
-                MultipartLimit::Files => "limit:max_files",
-                MultipartLimit::Fields => "limit:max_fields",
-                MultipartLimit::FileBytes => "limit:max_file_bytes",
-                MultipartLimit::TextBytes => "limit:max_text_bytes",
-                MultipartLimit::NameBytes => "limit:max_name_bytes",
-                MultipartLimit::FilenameBytes => "limit:max_filename_bytes",
-                MultipartLimit::PartBytes => "limit:max_part_bytes",
-            },
+            MultipartErrorKind::Limit(limit) => limit.kind_name(),
         }
     }
 }

@@ -5,27 +5,51 @@ use super::wit;
 use crate::body::{chunked, form, multipart};
 use crate::{disposition, query};
 
-/// A native limit as the WIT record takes it (saturating: a limit past `u32::MAX` is as good
-/// as none on wasm32).
-fn limit(n: usize) -> Option<u32> {
-    Some(u32::try_from(n).unwrap_or(u32::MAX))
+/// A native limit as the WIT record takes it: a `usize` saturating at `u32::MAX` (a limit
+/// past it is as good as none on wasm32), a `u64` as it is.
+trait ToWit {
+    type Wit;
+    fn to_wit(self) -> Option<Self::Wit>;
 }
 
-pub(super) fn chunked_limits(limits: chunked::ChunkedLimits) -> wit::ChunkedLimits {
-    wit::ChunkedLimits {
-        max_size_digits: limit(limits.max_size_digits),
-        max_line_bytes: limit(limits.max_line_bytes),
-        max_extension_bytes: limit(limits.max_extension_bytes),
-        overhead_grace: Some(limits.overhead_grace),
-        max_body_bytes: Some(limits.max_body_bytes),
-        max_trailer_bytes: limit(limits.max_trailer_bytes),
-        max_trailer_fields: limit(limits.max_trailer_fields),
+impl ToWit for usize {
+    type Wit = u32;
+    fn to_wit(self) -> Option<u32> {
+        Some(u32::try_from(self).unwrap_or(u32::MAX))
     }
 }
 
+impl ToWit for u64 {
+    type Wit = u64;
+    fn to_wit(self) -> Option<u64> {
+        Some(self)
+    }
+}
+
+/// A reader's limits record and its limit enum's conversion back, from the reader's table in
+/// `crate::body::limits` (a WIT record that lacks a field of the table does not build).
+macro_rules! limit_conversions {
+    (($reader:ident, $limits:ident, $limit:ident, $record:ident, $from_wit:ident)
+     { $( $(#[$doc:meta])* $field:ident ($variant:ident, $wit:ident): $ty:ty = $default:expr ),+ $(,)? }
+     { $( $(#[$extra_doc:meta])* $extra:ident ($extra_wit:ident) = $extra_name:literal ),* $(,)? }) => {
+        pub(super) fn $record(limits: $reader::$limits) -> wit::$limits {
+            wit::$limits { $( $field: limits.$field.to_wit(), )+ }
+        }
+
+        fn $from_wit(limit: wit::$limit) -> $reader::$limit {
+            match limit {
+                $( wit::$limit::$wit => $reader::$limit::$variant, )+
+                $( wit::$limit::$extra_wit => $reader::$limit::$extra, )*
+            }
+        }
+    };
+}
+
+crate::body::limits::every_reader!(limit_conversions);
+
 pub(super) fn chunked_error(e: wit::ChunkedError) -> chunked::ChunkedError {
-    use chunked::{ChunkedErrorKind as C, ChunkedLimit as L};
-    use wit::{ChunkedErrorKind as W, ChunkedLimit as WL};
+    use chunked::ChunkedErrorKind as C;
+    use wit::ChunkedErrorKind as W;
     let kind = match e.kind {
         W::EmptySize => C::EmptySize,
         W::InvalidSize => C::InvalidSize,
@@ -36,15 +60,7 @@ pub(super) fn chunked_error(e: wit::ChunkedError) -> chunked::ChunkedError {
         W::MissingCrlf => C::MissingCrlf,
         W::InvalidTrailer => C::InvalidTrailer,
         W::UnexpectedEnd => C::UnexpectedEnd,
-        W::Limit(limit) => C::Limit(match limit {
-            WL::MaxSizeDigits => L::SizeDigits,
-            WL::MaxLineBytes => L::LineBytes,
-            WL::MaxExtensionBytes => L::ExtensionBytes,
-            WL::OverheadGrace => L::Overhead,
-            WL::MaxBodyBytes => L::BodyBytes,
-            WL::MaxTrailerBytes => L::TrailerBytes,
-            WL::MaxTrailerFields => L::TrailerFields,
-        }),
+        W::Limit(limit) => C::Limit(chunked_limit(limit)),
     };
     chunked::ChunkedError {
         kind,
@@ -52,19 +68,10 @@ pub(super) fn chunked_error(e: wit::ChunkedError) -> chunked::ChunkedError {
     }
 }
 
-pub(super) fn form_limits(limits: form::FormLimits) -> wit::FormLimits {
-    wit::FormLimits {
-        max_pairs: limit(limits.max_pairs),
-        max_name_bytes: limit(limits.max_name_bytes),
-        max_value_bytes: limit(limits.max_value_bytes),
-        max_body_bytes: Some(limits.max_body_bytes),
-    }
-}
-
 pub(super) fn form_error(e: wit::FormError) -> form::FormError {
-    use form::{FormErrorKind as C, FormLimit as L};
+    use form::FormErrorKind as C;
     use query::QueryErrorKind as Q;
-    use wit::{FormErrorKind as W, FormLimit as WL, QueryErrorKind as WQ};
+    use wit::{FormErrorKind as W, QueryErrorKind as WQ};
     let kind = match e.kind {
         W::Decode(kind) => C::Decode(match kind {
             WQ::InvalidEscape => Q::InvalidEscape,
@@ -72,35 +79,11 @@ pub(super) fn form_error(e: wit::FormError) -> form::FormError {
             WQ::TooManyPairs => Q::TooManyPairs,
             WQ::TooLarge => Q::TooLarge,
         }),
-        W::Limit(limit) => C::Limit(match limit {
-            WL::MaxPairs => L::Pairs,
-            WL::MaxNameBytes => L::NameBytes,
-            WL::MaxValueBytes => L::ValueBytes,
-            WL::MaxBodyBytes => L::BodyBytes,
-        }),
+        W::Limit(limit) => C::Limit(form_limit(limit)),
     };
     form::FormError {
         kind,
         offset: e.offset,
-    }
-}
-
-pub(super) fn multipart_limits(limits: multipart::MultipartLimits) -> wit::MultipartLimits {
-    wit::MultipartLimits {
-        max_parts: limit(limits.max_parts),
-        max_boundary_bytes: limit(limits.max_boundary_bytes),
-        max_headers: limit(limits.max_headers),
-        max_header_bytes: limit(limits.max_header_bytes),
-        max_value_bytes: Some(limits.max_value_bytes),
-        max_body_bytes: Some(limits.max_body_bytes),
-        max_preamble_bytes: limit(limits.max_preamble_bytes),
-        max_epilogue_bytes: limit(limits.max_epilogue_bytes),
-        max_files: limit(limits.max_files),
-        max_fields: limit(limits.max_fields),
-        max_file_bytes: Some(limits.max_file_bytes),
-        max_text_bytes: Some(limits.max_text_bytes),
-        max_name_bytes: limit(limits.max_name_bytes),
-        max_filename_bytes: limit(limits.max_filename_bytes),
     }
 }
 
@@ -113,8 +96,8 @@ pub(super) fn multipart_profile(profile: multipart::Profile) -> wit::MultipartPr
 }
 
 pub(super) fn multipart_error(e: wit::MultipartError) -> multipart::MultipartError {
-    use multipart::{MultipartErrorKind as C, MultipartLimit as L};
-    use wit::{MultipartErrorKind as W, MultipartLimit as WL};
+    use multipart::MultipartErrorKind as C;
+    use wit::MultipartErrorKind as W;
     let kind = match e.kind {
         W::InvalidBoundary => C::InvalidBoundary,
         W::ExpectedBoundary => C::ExpectedBoundary,
@@ -130,23 +113,7 @@ pub(super) fn multipart_error(e: wit::MultipartError) -> multipart::MultipartErr
         W::TransferEncoding => C::TransferEncoding,
         W::AfterEnd => C::AfterEnd,
         W::UnexpectedEnd => C::UnexpectedEnd,
-        W::Limit(limit) => C::Limit(match limit {
-            WL::MaxParts => L::Parts,
-            WL::MaxBoundaryBytes => L::BoundaryBytes,
-            WL::MaxHeaders => L::Headers,
-            WL::MaxHeaderBytes => L::HeaderBytes,
-            WL::MaxValueBytes => L::ValueBytes,
-            WL::MaxBodyBytes => L::BodyBytes,
-            WL::MaxPreambleBytes => L::PreambleBytes,
-            WL::MaxEpilogueBytes => L::EpilogueBytes,
-            WL::MaxFiles => L::Files,
-            WL::MaxFields => L::Fields,
-            WL::MaxFileBytes => L::FileBytes,
-            WL::MaxTextBytes => L::TextBytes,
-            WL::MaxNameBytes => L::NameBytes,
-            WL::MaxFilenameBytes => L::FilenameBytes,
-            WL::MaxPartBytes => L::PartBytes,
-        }),
+        W::Limit(limit) => C::Limit(multipart_limit(limit)),
         W::NotMultipart => C::NotMultipart,
         W::MissingBoundary => C::MissingBoundary,
         W::InvalidContentType => C::InvalidContentType,

@@ -60,10 +60,51 @@ fn bytes(window: &[u8], decoded: &mut Vec<u8>, b: &[u8]) -> wit::Bytes {
     })
 }
 
-/// A limit given, or the crate's default.
-fn or<T: TryFrom<u32>>(given: Option<u32>, default: T) -> T {
-    given.and_then(|n| T::try_from(n).ok()).unwrap_or(default)
+/// A limit as the WIT record gives it (`none`: the crate's default): a `usize` limit as a
+/// `u32`, a `u64` one as it is.
+trait FromWit: Sized {
+    type Wit;
+    fn or(given: Option<Self::Wit>, default: Self) -> Self;
 }
+
+impl FromWit for usize {
+    type Wit = u32;
+    fn or(given: Option<u32>, default: usize) -> usize {
+        given
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(default)
+    }
+}
+
+impl FromWit for u64 {
+    type Wit = u64;
+    fn or(given: Option<u64>, default: u64) -> u64 {
+        given.unwrap_or(default)
+    }
+}
+
+/// A reader's limits from its WIT record and its limit enum's conversion to the WIT's, from
+/// the reader's table in `crate::body::limits` (a WIT record or enum that lacks a row of the
+/// table does not build).
+macro_rules! limit_conversions {
+    (($reader:ident, $limits:ident, $limit:ident, $record:ident, $to_wit:ident)
+     { $( $(#[$doc:meta])* $field:ident ($variant:ident, $wit:ident): $ty:ty = $default:expr ),+ $(,)? }
+     { $( $(#[$extra_doc:meta])* $extra:ident ($extra_wit:ident) = $extra_name:literal ),* $(,)? }) => {
+        fn $record(limits: wit::$limits) -> $reader::$limits {
+            let d = $reader::$limits::default();
+            $reader::$limits { $( $field: <$ty>::or(limits.$field, d.$field), )+ }
+        }
+
+        fn $to_wit(limit: $reader::$limit) -> wit::$limit {
+            match limit {
+                $( $reader::$limit::$variant => wit::$limit::$wit, )+
+                $( $reader::$limit::$extra => wit::$limit::$extra_wit, )*
+            }
+        }
+    };
+}
+
+crate::body::limits::every_reader!(limit_conversions);
 
 /// What one step of a reader found.
 #[derive(Clone, Copy)]
@@ -158,20 +199,6 @@ impl wit::Guest for Component {
 /// The `chunked-decoder` resource.
 pub struct ChunkedDecoder(RefCell<Reader<chunked::ChunkedDecoder, chunked::ChunkedError>>);
 
-fn chunked_limit(l: chunked::ChunkedLimit) -> wit::ChunkedLimit {
-    use chunked::ChunkedLimit as C;
-    use wit::ChunkedLimit as W;
-    match l {
-        C::SizeDigits => W::MaxSizeDigits,
-        C::LineBytes => W::MaxLineBytes,
-        C::ExtensionBytes => W::MaxExtensionBytes,
-        C::Overhead => W::OverheadGrace,
-        C::BodyBytes => W::MaxBodyBytes,
-        C::TrailerBytes => W::MaxTrailerBytes,
-        C::TrailerFields => W::MaxTrailerFields,
-    }
-}
-
 fn chunked_error(e: chunked::ChunkedError) -> wit::ChunkedError {
     use chunked::ChunkedErrorKind as C;
     use wit::ChunkedErrorKind as W;
@@ -196,16 +223,7 @@ fn chunked_error(e: chunked::ChunkedError) -> wit::ChunkedError {
 
 impl wit::GuestChunkedDecoder for ChunkedDecoder {
     fn new(limits: wit::ChunkedLimits) -> Self {
-        let d = chunked::ChunkedLimits::default();
-        let limits = chunked::ChunkedLimits {
-            max_size_digits: or(limits.max_size_digits, d.max_size_digits),
-            max_line_bytes: or(limits.max_line_bytes, d.max_line_bytes),
-            max_extension_bytes: or(limits.max_extension_bytes, d.max_extension_bytes),
-            overhead_grace: limits.overhead_grace.unwrap_or(d.overhead_grace),
-            max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
-            max_trailer_bytes: or(limits.max_trailer_bytes, d.max_trailer_bytes),
-            max_trailer_fields: or(limits.max_trailer_fields, d.max_trailer_fields),
-        };
+        let limits = chunked_limits(limits);
         ChunkedDecoder(Reader::new(chunked::ChunkedDecoder::new(limits)))
     }
 
@@ -249,9 +267,9 @@ impl wit::GuestChunkedDecoder for ChunkedDecoder {
 pub struct FormReader(RefCell<Reader<form::FormReader, form::FormError>>);
 
 fn form_error(e: form::FormError) -> wit::FormError {
-    use form::{FormErrorKind as C, FormLimit as L};
+    use form::FormErrorKind as C;
     use query::QueryErrorKind as Q;
-    use wit::{FormErrorKind as W, FormLimit as WL, QueryErrorKind as WQ};
+    use wit::{FormErrorKind as W, QueryErrorKind as WQ};
     let kind = match e.kind {
         C::Decode(kind) => W::Decode(match kind {
             Q::InvalidEscape => WQ::InvalidEscape,
@@ -259,12 +277,7 @@ fn form_error(e: form::FormError) -> wit::FormError {
             Q::TooManyPairs => WQ::TooManyPairs,
             Q::TooLarge => WQ::TooLarge,
         }),
-        C::Limit(limit) => W::Limit(match limit {
-            L::Pairs => WL::MaxPairs,
-            L::NameBytes => WL::MaxNameBytes,
-            L::ValueBytes => WL::MaxValueBytes,
-            L::BodyBytes => WL::MaxBodyBytes,
-        }),
+        C::Limit(limit) => W::Limit(form_limit(limit)),
     };
     wit::FormError {
         kind,
@@ -275,13 +288,7 @@ fn form_error(e: form::FormError) -> wit::FormError {
 
 impl wit::GuestFormReader for FormReader {
     fn new(profile: wit::QueryProfile, limits: wit::FormLimits) -> Self {
-        let d = form::FormLimits::default();
-        let limits = form::FormLimits {
-            max_pairs: or(limits.max_pairs, d.max_pairs),
-            max_name_bytes: or(limits.max_name_bytes, d.max_name_bytes),
-            max_value_bytes: or(limits.max_value_bytes, d.max_value_bytes),
-            max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
-        };
+        let limits = form_limits(limits);
         FormReader(Reader::new(form::FormReader::new(
             query_profile(profile),
             limits,
@@ -320,28 +327,6 @@ impl wit::GuestFormReader for FormReader {
 
 /// The `multipart-reader` resource.
 pub struct MultipartReader(RefCell<Reader<multipart::MultipartReader, multipart::MultipartError>>);
-
-fn multipart_limit(l: multipart::MultipartLimit) -> wit::MultipartLimit {
-    use multipart::MultipartLimit as C;
-    use wit::MultipartLimit as W;
-    match l {
-        C::Parts => W::MaxParts,
-        C::BoundaryBytes => W::MaxBoundaryBytes,
-        C::Headers => W::MaxHeaders,
-        C::HeaderBytes => W::MaxHeaderBytes,
-        C::ValueBytes => W::MaxValueBytes,
-        C::BodyBytes => W::MaxBodyBytes,
-        C::PreambleBytes => W::MaxPreambleBytes,
-        C::EpilogueBytes => W::MaxEpilogueBytes,
-        C::Files => W::MaxFiles,
-        C::Fields => W::MaxFields,
-        C::FileBytes => W::MaxFileBytes,
-        C::TextBytes => W::MaxTextBytes,
-        C::NameBytes => W::MaxNameBytes,
-        C::FilenameBytes => W::MaxFilenameBytes,
-        C::PartBytes => W::MaxPartBytes,
-    }
-}
 
 fn disposition_kind(k: disposition::DispositionErrorKind) -> wit::DispositionErrorKind {
     use disposition::DispositionErrorKind as C;
@@ -423,23 +408,7 @@ impl wit::GuestMultipartReader for MultipartReader {
         profile: wit::MultipartProfile,
         limits: wit::MultipartLimits,
     ) -> Result<wit::MultipartReader, wit::MultipartError> {
-        let d = multipart::MultipartLimits::default();
-        let limits = multipart::MultipartLimits {
-            max_parts: or(limits.max_parts, d.max_parts),
-            max_boundary_bytes: or(limits.max_boundary_bytes, d.max_boundary_bytes),
-            max_headers: or(limits.max_headers, d.max_headers),
-            max_header_bytes: or(limits.max_header_bytes, d.max_header_bytes),
-            max_value_bytes: limits.max_value_bytes.unwrap_or(d.max_value_bytes),
-            max_body_bytes: limits.max_body_bytes.unwrap_or(d.max_body_bytes),
-            max_preamble_bytes: or(limits.max_preamble_bytes, d.max_preamble_bytes),
-            max_epilogue_bytes: or(limits.max_epilogue_bytes, d.max_epilogue_bytes),
-            max_files: or(limits.max_files, d.max_files),
-            max_fields: or(limits.max_fields, d.max_fields),
-            max_file_bytes: limits.max_file_bytes.unwrap_or(d.max_file_bytes),
-            max_text_bytes: limits.max_text_bytes.unwrap_or(d.max_text_bytes),
-            max_name_bytes: or(limits.max_name_bytes, d.max_name_bytes),
-            max_filename_bytes: or(limits.max_filename_bytes, d.max_filename_bytes),
-        };
+        let limits = multipart_limits(limits);
         let profile = match profile {
             wit::MultipartProfile::Fetch => multipart::Profile::Fetch,
             wit::MultipartProfile::Strict => multipart::Profile::Strict,

@@ -84,15 +84,15 @@ macro_rules! wire_limits {
     };
 }
 
-wire_limits!(CHUNKED_LIMITS, chunked_limits, body::chunked::ChunkedLimits:
-    max_size_digits, max_line_bytes, max_extension_bytes, overhead_grace, max_body_bytes,
-    max_trailer_bytes, max_trailer_fields);
-wire_limits!(FORM_LIMITS, form_limits, body::form::FormLimits:
-    max_pairs, max_name_bytes, max_value_bytes, max_body_bytes);
-wire_limits!(MULTIPART_LIMITS, multipart_limits, body::multipart::MultipartLimits:
-    max_parts, max_boundary_bytes, max_headers, max_header_bytes, max_value_bytes,
-    max_body_bytes, max_preamble_bytes, max_epilogue_bytes, max_files, max_fields,
-    max_file_bytes, max_text_bytes, max_name_bytes, max_filename_bytes);
+crate::body::limits::chunked!(names wire_limits(
+    CHUNKED_LIMITS, chunked_limits, body::chunked::ChunkedLimits:
+));
+crate::body::limits::form!(names wire_limits(
+    FORM_LIMITS, form_limits, body::form::FormLimits:
+));
+crate::body::limits::multipart!(names wire_limits(
+    MULTIPART_LIMITS, multipart_limits, body::multipart::MultipartLimits:
+));
 
 /// The form reader's error kinds by the names the vectors give them (the query decoder's
 /// kinds in kebab-case, limits as `limit:` and the field name).
