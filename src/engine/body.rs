@@ -18,6 +18,9 @@
 
 use super::bindings::exports::reqparse::http::body as wit;
 use super::error::{EngineError, EngineErrorKind};
+use super::handle::Handle;
+use super::inspector::WasmInspector;
+use wasmtime::component::ResourceAny;
 
 mod chunked;
 // Limits in, errors out: the WIT's types case for case.
@@ -49,6 +52,39 @@ pub struct Fed<E, X> {
     pub events: Vec<E>,
     /// The error that stopped the body.
     pub error: Option<X>,
+}
+
+/// A reader in the guest as the host holds it: its resource, with the inspector it lives in,
+/// and the window over its reads. Each reader ([`WasmChunkedDecoder`], [`WasmFormReader`],
+/// [`WasmMultipartReader`]) is one of these.
+struct Held<'i> {
+    handle: Handle<'i>,
+    window: Window,
+}
+
+impl<'i> Held<'i> {
+    /// A resource the guest just made, nothing read yet.
+    fn new(inspector: &'i mut WasmInspector, resource: ResourceAny) -> Self {
+        Held {
+            handle: Handle::new(inspector, resource),
+            window: Window::default(),
+        }
+    }
+
+    /// One feed's events as the native reader gives them: the window advanced past what the
+    /// guest consumed (`held` and `decoded` as the guest answered; the body goes on unless the
+    /// feed `ended` it), then each of the guest's `events` resolved against it by `event`.
+    fn events<'a, W, E>(
+        &'a mut self,
+        bytes: &'a [u8],
+        (held, decoded): (u32, Vec<u8>),
+        ended: bool,
+        events: Vec<W>,
+        event: impl Fn(Spans<'a>, W) -> Result<E, EngineError>,
+    ) -> Result<Vec<E>, EngineError> {
+        let spans = self.window.advance(bytes, held, decoded, !ended)?;
+        events.into_iter().map(|e| event(spans, e)).collect()
+    }
 }
 
 /// The host's side of the window (see `wit/reqparse.wit`): the tail the guest holds,

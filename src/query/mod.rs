@@ -115,6 +115,10 @@ impl QueryError {
     }
 }
 
+/// A part decoded by [`Pair::name_in`] or [`Pair::value_in`]: borrowed from the input or from
+/// the caller's scratch buffer.
+type InScratch<'s> = Result<&'s str, QueryError>;
+
 impl QueryErrorKind {
     /// What went wrong, in the words of [`QueryError`]'s `Display`.
     pub(crate) const fn what(self) -> &'static str {
@@ -649,11 +653,7 @@ impl<'a> Pair<'a> {
     /// assert_eq!(pair.name_in(Profile::Whatwg, &mut scratch)?, "na me");
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
-    pub fn name_in<'s>(
-        &self,
-        profile: Profile,
-        scratch: &'s mut String,
-    ) -> Result<&'s str, QueryError>
+    pub fn name_in<'s>(&self, profile: Profile, scratch: &'s mut String) -> InScratch<'s>
     where
         'a: 's,
     {
@@ -678,11 +678,7 @@ impl<'a> Pair<'a> {
     /// assert_eq!(values, [5, 4]);
     /// # Ok::<(), reqparse::query::QueryError>(())
     /// ```
-    pub fn value_in<'s>(
-        &self,
-        profile: Profile,
-        scratch: &'s mut String,
-    ) -> Result<&'s str, QueryError>
+    pub fn value_in<'s>(&self, profile: Profile, scratch: &'s mut String) -> InScratch<'s>
     where
         'a: 's,
     {

@@ -1,11 +1,10 @@
 //! The chunked decoder through the component: [`WasmChunkedDecoder`].
 
 use super::convert::{self, chunked_error};
-use super::{Fed, Window};
+use super::{Fed, Held};
 use crate::body::chunked;
 use crate::engine::bindings::exports::reqparse::http::body as wit;
 use crate::engine::error::EngineError;
-use crate::engine::handle::Handle;
 use crate::engine::inspector::WasmInspector;
 
 /// A chunked body decoded in the guest (`chunked-decoder`); see [`ChunkedDecoder`] for the
@@ -25,10 +24,7 @@ use crate::engine::inspector::WasmInspector;
 /// assert_eq!(decoder.position(), 15);
 /// # Ok::<(), reqparse::engine::EngineError>(())
 /// ```
-pub struct WasmChunkedDecoder<'i> {
-    pub(super) handle: Handle<'i>,
-    pub(super) window: Window,
-}
+pub struct WasmChunkedDecoder<'i>(pub(super) Held<'i>);
 
 impl WasmInspector {
     /// `chunked-decoder`: a chunked body decoded in this inspector's instance.
@@ -52,10 +48,7 @@ impl WasmInspector {
                 .chunked_decoder()
                 .call_constructor(store, limits)
         })?;
-        Ok(WasmChunkedDecoder {
-            handle: Handle::new(self, handle),
-            window: Window::default(),
-        })
+        Ok(WasmChunkedDecoder(Held::new(self, handle)))
     }
 }
 
@@ -76,18 +69,17 @@ impl WasmChunkedDecoder<'_> {
         &'a mut self,
         bytes: &'a [u8],
     ) -> Result<Fed<chunked::Chunk<'a>, chunked::ChunkedError>, EngineError> {
-        let fed = self.handle.call(bytes.len(), |api, store, h| {
+        let fed = self.0.handle.call(bytes.len(), |api, store, h| {
             api.reqparse_http_body()
                 .chunked_decoder()
                 .call_feed(store, h, bytes)
         })?;
         let ended =
             fed.error.is_some() || matches!(fed.events.last(), Some(wit::ChunkedEvent::End));
-        let spans = self.window.advance(bytes, fed.held, Vec::new(), !ended)?;
-        let events = fed
-            .events
-            .into_iter()
-            .map(|event| {
+        let decoded = (fed.held, Vec::new());
+        let events = self
+            .0
+            .events(bytes, decoded, ended, fed.events, |spans, event| {
                 Ok(match event {
                     wit::ChunkedEvent::Data(d) => chunked::Chunk::Data(spans.span(d)?),
                     wit::ChunkedEvent::Trailer((name, value)) => chunked::Chunk::Trailer {
@@ -96,8 +88,7 @@ impl WasmChunkedDecoder<'_> {
                     },
                     wit::ChunkedEvent::End => chunked::Chunk::End,
                 })
-            })
-            .collect::<Result<_, EngineError>>()?;
+            })?;
         Ok(Fed {
             events,
             error: fed.error.map(chunked_error),
@@ -117,7 +108,7 @@ impl WasmChunkedDecoder<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn finish(&mut self) -> Result<Result<(), chunked::ChunkedError>, EngineError> {
-        let done = self.handle.call(0, |api, store, h| {
+        let done = self.0.handle.call(0, |api, store, h| {
             api.reqparse_http_body()
                 .chunked_decoder()
                 .call_finish(store, h)
@@ -135,7 +126,7 @@ impl WasmChunkedDecoder<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn position(&self) -> u64 {
-        self.window.position
+        self.0.window.position
     }
 
     /// How many bytes the guest holds (not consumed yet, fed again with the next read).
@@ -148,6 +139,6 @@ impl WasmChunkedDecoder<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn held(&self) -> usize {
-        self.window.tail.len()
+        self.0.window.tail.len()
     }
 }

@@ -2,7 +2,7 @@
 
 use super::form::WasmFormReader;
 use super::multipart::WasmMultipartReader;
-use super::Window;
+use super::{Held, Window};
 use crate::engine::error::{EngineError, EngineErrorKind};
 use crate::engine::handle::Handle;
 use crate::engine::inspector::WasmInspector;
@@ -73,7 +73,8 @@ impl Drop for DetachedCount {
     }
 }
 
-fn detach<R>(handle: Handle<'_>, window: Window) -> Detached<R> {
+fn detach<R>(held: Held<'_>) -> Detached<R> {
+    let Held { handle, window } = held;
     let instance = handle.inspector.instances;
     let count = DetachedCount::new(&handle.inspector.detached);
     Detached {
@@ -87,7 +88,7 @@ fn detach<R>(handle: Handle<'_>, window: Window) -> Detached<R> {
 
 impl WasmInspector {
     /// The resource of `d` with this inspector again, if its instance still lives.
-    fn attach<R>(&mut self, d: Detached<R>) -> Result<(Handle<'_>, Window), EngineError> {
+    fn attach<R>(&mut self, d: Detached<R>) -> Result<Held<'_>, EngineError> {
         if self.live.is_none() || self.instances != d.instance {
             return Err(EngineError::new(
                 EngineErrorKind::StaleHandle,
@@ -97,7 +98,10 @@ impl WasmInspector {
         let Detached {
             resource, window, ..
         } = d;
-        Ok((Handle::new(self, resource), window))
+        Ok(Held {
+            handle: Handle::new(self, resource),
+            window,
+        })
     }
 
     /// A detached form reader, attached again for the next read (see [`Detached`]).
@@ -113,8 +117,7 @@ impl WasmInspector {
         &mut self,
         d: Detached<FormKind>,
     ) -> Result<WasmFormReader<'_>, EngineError> {
-        let (handle, window) = self.attach(d)?;
-        Ok(WasmFormReader { handle, window })
+        self.attach(d).map(WasmFormReader)
     }
 
     /// A detached multipart reader, attached again for the next read (see [`Detached`]).
@@ -131,8 +134,7 @@ impl WasmInspector {
         &mut self,
         d: Detached<MultipartKind>,
     ) -> Result<WasmMultipartReader<'_>, EngineError> {
-        let (handle, window) = self.attach(d)?;
-        Ok(WasmMultipartReader { handle, window })
+        self.attach(d).map(WasmMultipartReader)
     }
 }
 
@@ -149,8 +151,7 @@ impl WasmFormReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn detach(self) -> Detached<FormKind> {
-        let WasmFormReader { handle, window } = self;
-        detach(handle, window)
+        detach(self.0)
     }
 }
 
@@ -164,7 +165,6 @@ impl WasmMultipartReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn detach(self) -> Detached<MultipartKind> {
-        let WasmMultipartReader { handle, window } = self;
-        detach(handle, window)
+        detach(self.0)
     }
 }

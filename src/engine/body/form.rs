@@ -1,11 +1,10 @@
 //! The form-urlencoded reader through the component: [`WasmFormReader`].
 
 use super::convert::{self, form_error};
-use super::{Fed, Window};
+use super::{Fed, Held};
 use crate::body::form;
 use crate::engine::bindings::exports::reqparse::http::body as wit;
 use crate::engine::error::EngineError;
-use crate::engine::handle::Handle;
 use crate::engine::inspector::WasmInspector;
 use crate::query;
 
@@ -24,10 +23,7 @@ use crate::query;
 /// assert_eq!(fed.events.len(), 3); // then `q`, and the end
 /// # Ok::<(), reqparse::engine::EngineError>(())
 /// ```
-pub struct WasmFormReader<'i> {
-    pub(super) handle: Handle<'i>,
-    pub(super) window: Window,
-}
+pub struct WasmFormReader<'i>(pub(super) Held<'i>);
 
 impl WasmInspector {
     /// `form-reader`: a form body read in this inspector's instance.
@@ -52,10 +48,7 @@ impl WasmInspector {
                 .form_reader()
                 .call_constructor(store, profile.into(), limits)
         })?;
-        Ok(WasmFormReader {
-            handle: Handle::new(self, handle),
-            window: Window::default(),
-        })
+        Ok(WasmFormReader(Held::new(self, handle)))
     }
 }
 
@@ -77,17 +70,16 @@ impl WasmFormReader<'_> {
         bytes: &'a [u8],
         eof: bool,
     ) -> Result<Fed<form::FormEvent<'a>, form::FormError>, EngineError> {
-        let fed = self.handle.call(bytes.len(), |api, store, h| {
+        let fed = self.0.handle.call(bytes.len(), |api, store, h| {
             api.reqparse_http_body()
                 .form_reader()
                 .call_feed(store, h, bytes, eof)
         })?;
         let ended = fed.error.is_some() || matches!(fed.events.last(), Some(wit::FormEvent::End));
-        let spans = self.window.advance(bytes, fed.held, fed.decoded, !ended)?;
-        let events = fed
-            .events
-            .into_iter()
-            .map(|event| {
+        let decoded = (fed.held, fed.decoded);
+        let events = self
+            .0
+            .events(bytes, decoded, ended, fed.events, |spans, event| {
                 Ok(match event {
                     wit::FormEvent::Pair(p) => form::FormEvent::Pair(form::FormPair {
                         name: spans.text(p.name)?,
@@ -96,8 +88,7 @@ impl WasmFormReader<'_> {
                     }),
                     wit::FormEvent::End => form::FormEvent::End,
                 })
-            })
-            .collect::<Result<_, EngineError>>()?;
+            })?;
         Ok(Fed {
             events,
             error: fed.error.map(form_error),
@@ -114,7 +105,7 @@ impl WasmFormReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn position(&self) -> u64 {
-        self.window.position
+        self.0.window.position
     }
 
     /// How many bytes the guest holds (a pair not yet ended).
@@ -127,6 +118,6 @@ impl WasmFormReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn held(&self) -> usize {
-        self.window.tail.len()
+        self.0.window.tail.len()
     }
 }

@@ -3,11 +3,10 @@
 
 use super::convert::{self, multipart_error};
 use super::invalid;
-use super::{Fed, Window};
+use super::{Fed, Held};
 use crate::body::multipart::{self, Filename, MimeType};
 use crate::engine::bindings::exports::reqparse::http::body as wit;
 use crate::engine::error::EngineError;
-use crate::engine::handle::Handle;
 use crate::engine::inspector::WasmInspector;
 use std::borrow::Cow;
 
@@ -208,10 +207,7 @@ pub enum WasmMultipartEvent<'a> {
 /// assert_eq!(fed.events, [WasmMultipartEvent::PartEnd, WasmMultipartEvent::End]);
 /// # Ok::<(), reqparse::engine::EngineError>(())
 /// ```
-pub struct WasmMultipartReader<'i> {
-    pub(super) handle: Handle<'i>,
-    pub(super) window: Window,
-}
+pub struct WasmMultipartReader<'i>(pub(super) Held<'i>);
 
 impl WasmInspector {
     /// `multipart-reader.create`: a multipart body read in this inspector's instance; the
@@ -239,10 +235,7 @@ impl WasmInspector {
                 .call_create(store, boundary, profile, limits)
         })?;
         Ok(match made {
-            Ok(handle) => Ok(WasmMultipartReader {
-                handle: Handle::new(self, handle),
-                window: Window::default(),
-            }),
+            Ok(handle) => Ok(WasmMultipartReader(Held::new(self, handle))),
             Err(e) => Err(multipart_error(e)),
         })
     }
@@ -327,7 +320,7 @@ impl WasmMultipartReader<'_> {
         eof: bool,
         to_part: bool,
     ) -> Result<Fed<WasmMultipartEvent<'a>, multipart::MultipartError>, EngineError> {
-        let fed = self.handle.call(bytes.len(), |api, store, h| {
+        let fed = self.0.handle.call(bytes.len(), |api, store, h| {
             let reader = api.reqparse_http_body().multipart_reader();
             if to_part {
                 reader.call_feed_to_part(store, h, bytes, eof)
@@ -337,11 +330,10 @@ impl WasmMultipartReader<'_> {
         })?;
         let ended =
             fed.error.is_some() || matches!(fed.events.last(), Some(wit::MultipartEvent::End));
-        let spans = self.window.advance(bytes, fed.held, fed.decoded, !ended)?;
-        let events = fed
-            .events
-            .into_iter()
-            .map(|event| {
+        let decoded = (fed.held, fed.decoded);
+        let events = self
+            .0
+            .events(bytes, decoded, ended, fed.events, |spans, event| {
                 Ok(match event {
                     wit::MultipartEvent::Part(p) => WasmMultipartEvent::Part(WasmPart {
                         name: spans.text(p.name)?,
@@ -367,8 +359,7 @@ impl WasmMultipartReader<'_> {
                     wit::MultipartEvent::PartEnd => WasmMultipartEvent::PartEnd,
                     wit::MultipartEvent::End => WasmMultipartEvent::End,
                 })
-            })
-            .collect::<Result<_, EngineError>>()?;
+            })?;
         Ok(Fed {
             events,
             error: fed.error.map(multipart_error),
@@ -402,7 +393,7 @@ impl WasmMultipartReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn limit_part(&mut self, max_bytes: u64) -> Result<bool, EngineError> {
-        self.handle.call(0, |api, store, h| {
+        self.0.handle.call(0, |api, store, h| {
             api.reqparse_http_body()
                 .multipart_reader()
                 .call_limit_part(store, h, max_bytes)
@@ -437,7 +428,7 @@ impl WasmMultipartReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn skip_part(&mut self) -> Result<bool, EngineError> {
-        self.handle.call(0, |api, store, h| {
+        self.0.handle.call(0, |api, store, h| {
             api.reqparse_http_body()
                 .multipart_reader()
                 .call_skip_part(store, h)
@@ -454,7 +445,7 @@ impl WasmMultipartReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn position(&self) -> u64 {
-        self.window.position
+        self.0.window.position
     }
 
     /// How many bytes the guest holds (what may begin a delimiter, an incomplete header
@@ -468,6 +459,6 @@ impl WasmMultipartReader<'_> {
     /// # Ok::<(), reqparse::engine::EngineError>(())
     /// ```
     pub fn held(&self) -> usize {
-        self.window.tail.len()
+        self.0.window.tail.len()
     }
 }
