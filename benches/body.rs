@@ -26,50 +26,17 @@ use std::hint::black_box;
 use criterion::Throughput;
 use reqparse::body::chunked::{Chunk, ChunkedDecoder};
 use reqparse::body::form::{FormEvent, FormLimits, FormReader};
-use reqparse::body::multipart::{
-    write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WritePart,
-};
+use reqparse::body::multipart::{MultipartEvent, MultipartLimits, MultipartReader, Profile};
 
 mod support;
 use support::Suite;
 
-const BOUNDARY: &str = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
-
-/// One part as every reader reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct PartOut {
-    name: String,
-    filename: Option<String>,
-    size: u64,
-    fnv: u64,
-}
-
-/// FNV-1a over the part's data in the pieces it came in (order-preserving, split-invariant).
-fn fnv(mut h: u64, data: &[u8]) -> u64 {
-    for &b in data {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// What the timed closures compute: enough to check agreement, cheap next to parsing (a size
-/// and the first 64 bytes' checksum per piece would differ by split; the full FNV costs
-/// ~1 ns/B, so the timed loops count bytes only and the FNV is taken in the agreement run).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Work {
-    Check,
-    Count,
-}
-
-fn part_data(out: &mut [PartOut], data: &[u8], work: Work) {
-    if let Some(p) = out.last_mut() {
-        p.size += data.len() as u64;
-        if work == Work::Check {
-            p.fnv = fnv(p.fnv, data);
-        }
-    }
-}
+#[path = "support/bodies.rs"]
+mod bodies;
+use bodies::{
+    cycle, fields_body, file_body, files_body, part, part_data, pseudo_random, PartOut, Work,
+    BOUNDARY,
+};
 
 fn ours_multipart(body: &[u8], read: usize, work: Work, limits: MultipartLimits) -> Vec<PartOut> {
     let mut reader = MultipartReader::new(BOUNDARY.as_bytes(), Profile::Fetch, limits).unwrap();
@@ -82,12 +49,10 @@ fn ours_multipart(body: &[u8], read: usize, work: Work, limits: MultipartLimits)
         let step = reader.decode(&body[pos..avail], eof).unwrap();
         pos += step.consumed;
         match step.event {
-            Some(MultipartEvent::Part(p)) => out.push(PartOut {
-                name: p.name().into_owned(),
-                filename: p.filename().map(|f| f.into_cow().into_owned()),
-                size: 0,
-                fnv: FNV0,
-            }),
+            Some(MultipartEvent::Part(p)) => out.push(part(
+                p.name().into_owned(),
+                p.filename().map(|f| f.into_cow().into_owned()),
+            )),
             Some(MultipartEvent::Data(d)) => part_data(&mut out, d, work),
             Some(MultipartEvent::PartEnd) => {}
             Some(MultipartEvent::End) => return out,
@@ -125,27 +90,52 @@ fn form_net_multipart(
 ) -> Vec<PartOut> {
     parser.reset(form_net::Boundary::new(BOUNDARY.as_bytes()).unwrap());
     let mut out = Vec::new();
+    form_net_reads(body, read, |rest, last| {
+        let step = parser.parse(rest, last).unwrap();
+        let next = match step.event {
+            form_net::Event::PartStart(head) => {
+                let filename = head.filename().map(|f| f.as_str().unwrap().to_owned());
+                out.push(part(head.name().to_owned(), filename));
+                Next::Go
+            }
+            form_net::Event::Data(d) => {
+                part_data(&mut out, d, work);
+                Next::Go
+            }
+            form_net::Event::End => Next::Stop,
+            form_net::Event::NeedInput => Next::More,
+            _ => Next::Go,
+        };
+        (step.consumed, next)
+    });
+    out
+}
+
+/// What a form-net step asks of [`form_net_reads`]: the rest of this read, the next read, or
+/// nothing more (the end).
+enum Next {
+    Go,
+    More,
+    Stop,
+}
+
+/// Hands `body` to a form-net parser `read` bytes at a time, as a server's reads come: `step`
+/// parses what is left of a read (`true` for the last read) and says how many bytes it
+/// consumed and what it needs next.
+fn form_net_reads(body: &[u8], read: usize, mut step: impl FnMut(&[u8], bool) -> (usize, Next)) {
     for (i, chunk) in body.chunks(read).enumerate() {
         let last = (i + 1) * read >= body.len();
         let mut rest = chunk;
         loop {
-            let step = parser.parse(rest, last).unwrap();
-            rest = &rest[step.consumed..];
-            match step.event {
-                form_net::Event::PartStart(head) => out.push(PartOut {
-                    name: head.name().to_owned(),
-                    filename: head.filename().map(|f| f.as_str().unwrap().to_owned()),
-                    size: 0,
-                    fnv: FNV0,
-                }),
-                form_net::Event::Data(d) => part_data(&mut out, d, work),
-                form_net::Event::End => return out,
-                form_net::Event::NeedInput => break,
-                _ => {}
+            let (consumed, next) = step(rest, last);
+            rest = &rest[consumed..];
+            match next {
+                Next::Go => {}
+                Next::More => break,
+                Next::Stop => return,
             }
         }
     }
-    out
 }
 
 /// The chunks as the async readers take a body: a stream of owned `Bytes` (cloning one is a
@@ -171,12 +161,10 @@ fn multer_multipart(
         let mut mp = multer::Multipart::with_constraints(stream, BOUNDARY, constraints);
         let mut out = Vec::new();
         while let Some(mut field) = mp.next_field().await.unwrap() {
-            out.push(PartOut {
-                name: field.name().unwrap_or_default().to_owned(),
-                filename: field.file_name().map(str::to_owned),
-                size: 0,
-                fnv: FNV0,
-            });
+            out.push(part(
+                field.name().unwrap_or_default().to_owned(),
+                field.file_name().map(str::to_owned),
+            ));
             while let Some(data) = field.chunk().await.unwrap() {
                 part_data(&mut out, &data, work);
             }
@@ -205,95 +193,16 @@ fn ours_async_multipart(
             reqparse::stream::Multipart::with_config(stream, BOUNDARY.as_bytes(), config).unwrap();
         let mut out = Vec::new();
         while let Some(mut part) = mp.next_part().await.unwrap() {
-            out.push(PartOut {
-                name: part.name().into_owned(),
-                filename: part.filename().map(|f| f.as_str().to_owned()),
-                size: 0,
-                fnv: FNV0,
-            });
+            out.push(bodies::part(
+                part.name().into_owned(),
+                part.filename().map(|f| f.as_str().to_owned()),
+            ));
             while let Some(data) = part.chunk().await.unwrap() {
                 part_data(&mut out, &data, work);
             }
         }
         out
     })
-}
-
-fn file_body(data: &[u8]) -> Vec<u8> {
-    write(
-        BOUNDARY,
-        &[
-            WritePart {
-                name: "note",
-                filename: None,
-                content_type: None,
-                data: b"a short field",
-            },
-            WritePart {
-                name: "upload",
-                filename: Some("video.bin"),
-                content_type: Some("application/octet-stream"),
-                data,
-            },
-        ],
-    )
-    .unwrap()
-}
-
-fn fields_body() -> Vec<u8> {
-    let values: Vec<String> = (0..100)
-        .map(|i| format!("value number {i} of the form"))
-        .collect();
-    let names: Vec<String> = (0..100).map(|i| format!("field{i}")).collect();
-    let parts: Vec<WritePart<'_>> = names
-        .iter()
-        .zip(&values)
-        .map(|(n, v)| WritePart {
-            name: n,
-            filename: None,
-            content_type: None,
-            data: v.as_bytes(),
-        })
-        .collect();
-    write(BOUNDARY, &parts).unwrap()
-}
-
-/// 100 small files as a browser sends them (`name="file<i>"; filename="photo-<i>.jpg"`, an
-/// `image/jpeg` type, 1 KiB of data each): the per-part cost of a file part, the peers
-/// bench's `files-100` (benches/peers/common.rs).
-fn files_body() -> Vec<u8> {
-    let data = pseudo_random(100 << 10);
-    let names: Vec<(String, String)> = (0..100)
-        .map(|i| (format!("file{i}"), format!("photo-{i}.jpg")))
-        .collect();
-    let parts: Vec<WritePart<'_>> = names
-        .iter()
-        .enumerate()
-        .map(|(i, (n, f))| WritePart {
-            name: n,
-            filename: Some(f),
-            content_type: Some("image/jpeg"),
-            data: &data[i << 10..(i + 1) << 10],
-        })
-        .collect();
-    write(BOUNDARY, &parts).unwrap()
-}
-
-fn pseudo_random(n: usize) -> Vec<u8> {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
-/// `unit` repeated to 1 MiB.
-fn cycle(unit: &[u8]) -> Vec<u8> {
-    unit.iter().copied().cycle().take(1 << 20).collect()
 }
 
 fn multipart_cases(s: &mut Suite) {
@@ -514,30 +423,27 @@ fn form_net_form_each(
     parser.reset();
     let policy = form_net::PercentPolicy::Literal;
     let (name_buf, value_buf) = buf.split_at_mut(buf.len() / 2);
-    for (i, chunk) in body.chunks(read).enumerate() {
-        let last = (i + 1) * read >= body.len();
-        let mut rest = chunk;
-        loop {
-            let step = parser.parse(rest, last).unwrap();
-            rest = &rest[step.consumed..];
-            match step.event {
-                form_net::UrlencodedEvent::Pair(p) => {
-                    let n = match p.name_str() {
-                        Some(s) => s,
-                        None => p.decode_name(name_buf, policy).unwrap(),
-                    };
-                    let v = match p.value_str() {
-                        Some(s) => s,
-                        None => p.decode_value(value_buf, policy).unwrap(),
-                    };
-                    each(n, v);
-                }
-                form_net::UrlencodedEvent::NeedInput => break,
-                form_net::UrlencodedEvent::End => return,
-                _ => {}
+    form_net_reads(body, read, |rest, last| {
+        let step = parser.parse(rest, last).unwrap();
+        let next = match step.event {
+            form_net::UrlencodedEvent::Pair(p) => {
+                let n = match p.name_str() {
+                    Some(s) => s,
+                    None => p.decode_name(name_buf, policy).unwrap(),
+                };
+                let v = match p.value_str() {
+                    Some(s) => s,
+                    None => p.decode_value(value_buf, policy).unwrap(),
+                };
+                each(n, v);
+                Next::Go
             }
-        }
-    }
+            form_net::UrlencodedEvent::NeedInput => Next::More,
+            form_net::UrlencodedEvent::End => Next::Stop,
+            _ => Next::Go,
+        };
+        (step.consumed, next)
+    });
 }
 
 fn form_cases(s: &mut Suite) {

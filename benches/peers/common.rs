@@ -1,58 +1,14 @@
 //! What the peers bench and the allocation counts share: the bodies (the shapes of
-//! `benches/body.rs`, whose builders are copied here: this crate is built on its own), their
-//! chunks, and each reader run over the same chunks to the same answer.
+//! `benches/body.rs`, built by the same `benches/support/bodies.rs`), their chunks, and each
+//! reader run over the same chunks to the same answer.
 
 use bytes::Bytes;
-use reqparse::body::multipart::{
-    write, MultipartEvent, MultipartLimits, MultipartReader, Profile, WritePart,
-};
+use reqparse::body::multipart::{MultipartEvent, MultipartLimits, MultipartReader, Profile};
 
-pub const BOUNDARY: &str = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
-
-/// One part as every reader reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PartOut {
-    pub name: String,
-    pub filename: Option<String>,
-    pub size: u64,
-    pub fnv: u64,
-}
-
-pub const FNV0: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a over the part's data in the pieces it came in (order-preserving, split-invariant).
-fn fnv(mut h: u64, data: &[u8]) -> u64 {
-    for &b in data {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
-/// `Check`: every data byte through the checksum (the agreement run); `Count`: the sizes only
-/// (the timed run: the readers' cost, not the checksum's).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Work {
-    Check,
-    Count,
-}
-
-fn part(name: String, filename: Option<String>) -> PartOut {
-    PartOut {
-        name,
-        filename,
-        size: 0,
-        fnv: FNV0,
-    }
-}
-
-fn part_data(out: &mut [PartOut], data: &[u8], work: Work) {
-    if let Some(p) = out.last_mut() {
-        p.size += data.len() as u64;
-        if work == Work::Check {
-            p.fnv = fnv(p.fnv, data);
-        }
-    }
-}
+#[path = "../support/bodies.rs"]
+mod bodies;
+use bodies::{cycle, fields_body, file_body, files_body, part, part_data, pseudo_random, BOUNDARY};
+pub use bodies::{PartOut, Work};
 
 /// Our limits raised to the bodies' sizes (the peers are run without limits).
 pub fn limits() -> MultipartLimits {
@@ -222,81 +178,6 @@ pub fn run(
         "multer" => multer(rt, chunks, work),
         _ => unreachable!("no reader {imp}"),
     }
-}
-
-pub fn file_body(data: &[u8]) -> Vec<u8> {
-    write(
-        BOUNDARY,
-        &[
-            WritePart {
-                name: "note",
-                filename: None,
-                content_type: None,
-                data: b"a short field",
-            },
-            WritePart {
-                name: "upload",
-                filename: Some("video.bin"),
-                content_type: Some("application/octet-stream"),
-                data,
-            },
-        ],
-    )
-    .unwrap()
-}
-
-pub fn fields_body() -> Vec<u8> {
-    let values: Vec<String> = (0..100)
-        .map(|i| format!("value number {i} of the form"))
-        .collect();
-    let names: Vec<String> = (0..100).map(|i| format!("field{i}")).collect();
-    let parts: Vec<WritePart<'_>> = names
-        .iter()
-        .zip(&values)
-        .map(|(n, v)| WritePart {
-            name: n,
-            filename: None,
-            content_type: None,
-            data: v.as_bytes(),
-        })
-        .collect();
-    write(BOUNDARY, &parts).unwrap()
-}
-
-/// 100 files of 1 KiB each (a batch of thumbnails, a form of attachments).
-pub fn files_body() -> Vec<u8> {
-    let data = pseudo_random(100 << 10);
-    let names: Vec<(String, String)> = (0..100)
-        .map(|i| (format!("file{i}"), format!("photo-{i}.jpg")))
-        .collect();
-    let parts: Vec<WritePart<'_>> = names
-        .iter()
-        .enumerate()
-        .map(|(i, (n, f))| WritePart {
-            name: n,
-            filename: Some(f),
-            content_type: Some("image/jpeg"),
-            data: &data[i << 10..(i + 1) << 10],
-        })
-        .collect();
-    write(BOUNDARY, &parts).unwrap()
-}
-
-pub fn pseudo_random(n: usize) -> Vec<u8> {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
-/// `unit` repeated to 1 MiB.
-fn cycle(unit: &[u8]) -> Vec<u8> {
-    unit.iter().copied().cycle().take(1 << 20).collect()
 }
 
 /// The shapes, by name: `benches/body.rs`'s (the large file at `large` bytes), and 100 small
