@@ -34,8 +34,8 @@ use support::Suite;
 #[path = "support/bodies.rs"]
 mod bodies;
 use bodies::{
-    cycle, fields_body, file_body, files_body, part, part_data, pseudo_random, PartOut, Work,
-    BOUNDARY,
+    cycle, fields_body, file_body, files_body, multer_parts, part, part_data, pseudo_random,
+    PartOut, Work, BOUNDARY,
 };
 
 fn ours_multipart(body: &[u8], read: usize, work: Work, limits: MultipartLimits) -> Vec<PartOut> {
@@ -151,26 +151,7 @@ fn multer_multipart(
     chunks: &[bytes::Bytes],
     work: Work,
 ) -> Vec<PartOut> {
-    rt.block_on(async {
-        let stream = chunk_stream(chunks);
-        let constraints = multer::Constraints::new().size_limit(
-            multer::SizeLimit::new()
-                .whole_stream(u64::MAX)
-                .per_field(u64::MAX),
-        );
-        let mut mp = multer::Multipart::with_constraints(stream, BOUNDARY, constraints);
-        let mut out = Vec::new();
-        while let Some(mut field) = mp.next_field().await.unwrap() {
-            out.push(part(
-                field.name().unwrap_or_default().to_owned(),
-                field.file_name().map(str::to_owned),
-            ));
-            while let Some(data) = field.chunk().await.unwrap() {
-                part_data(&mut out, &data, work);
-            }
-        }
-        out
-    })
+    rt.block_on(multer_parts(chunk_stream(chunks), work))
 }
 
 /// `reqparse::stream::Multipart` (feature `async`) over the same `Bytes` chunks, on the same

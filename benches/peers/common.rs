@@ -7,7 +7,10 @@ use reqparse::body::multipart::{MultipartEvent, MultipartLimits, MultipartReader
 
 #[path = "../support/bodies.rs"]
 mod bodies;
-use bodies::{cycle, fields_body, file_body, files_body, part, part_data, pseudo_random, BOUNDARY};
+use bodies::{
+    cycle, fields_body, file_body, files_body, multer_parts, part, part_data, pseudo_random,
+    BOUNDARY,
+};
 pub use bodies::{PartOut, Work};
 
 /// Our limits raised to the bodies' sizes (the peers are run without limits).
@@ -112,26 +115,10 @@ pub fn reqparse_async(
 
 /// multer 3 (axum's `Multipart`), without its size limits.
 pub fn multer(rt: &tokio::runtime::Runtime, chunks: impl Chunks, work: Work) -> Vec<PartOut> {
-    rt.block_on(async {
-        let constraints = multer::Constraints::new().size_limit(
-            multer::SizeLimit::new()
-                .whole_stream(u64::MAX)
-                .per_field(u64::MAX),
-        );
-        let source = stream::<std::convert::Infallible>(chunks);
-        let mut mp = multer::Multipart::with_constraints(source, BOUNDARY, constraints);
-        let mut out = Vec::new();
-        while let Some(mut field) = mp.next_field().await.unwrap() {
-            out.push(part(
-                field.name().unwrap_or_default().to_owned(),
-                field.file_name().map(str::to_owned),
-            ));
-            while let Some(data) = field.chunk().await.unwrap() {
-                part_data(&mut out, &data, work);
-            }
-        }
-        out
-    })
+    rt.block_on(multer_parts(
+        stream::<std::convert::Infallible>(chunks),
+        work,
+    ))
 }
 
 /// s3s-multipart 0.17: each part's header fields read (its `Content-Disposition` parsed by the

@@ -59,6 +59,31 @@ pub fn part_data(out: &mut [PartOut], data: &[u8], work: Work) {
     }
 }
 
+/// multer 3 (axum's `Multipart`) over `source`, without its size limits: each field a part.
+pub async fn multer_parts<'a, S, E>(source: S, work: Work) -> Vec<PartOut>
+where
+    S: futures_util::Stream<Item = Result<bytes::Bytes, E>> + Send + 'a,
+    E: Into<Box<dyn std::error::Error + Send + Sync>> + 'a,
+{
+    let constraints = multer::Constraints::new().size_limit(
+        multer::SizeLimit::new()
+            .whole_stream(u64::MAX)
+            .per_field(u64::MAX),
+    );
+    let mut mp = multer::Multipart::with_constraints(source, BOUNDARY, constraints);
+    let mut out = Vec::new();
+    while let Some(mut field) = mp.next_field().await.unwrap() {
+        out.push(part(
+            field.name().unwrap_or_default().to_owned(),
+            field.file_name().map(str::to_owned),
+        ));
+        while let Some(data) = field.chunk().await.unwrap() {
+            part_data(&mut out, &data, work);
+        }
+    }
+    out
+}
+
 /// A short field, then one file part of `data`.
 pub fn file_body(data: &[u8]) -> Vec<u8> {
     write(
