@@ -27,7 +27,6 @@
 //! at once; JS reads a feed's events before the next `reserve` of the same handle.
 
 use alloc::borrow::Cow;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -39,7 +38,7 @@ use super::{
     FEED_MORE, FEED_PART, MAX_FEED, NULL, SPAN_TEXT,
 };
 use crate::bytes::offset_in;
-use crate::{body, query};
+use crate::body;
 
 /// A limit as JS sends it: an `f64` (a JS number, validated there: a non-negative integer or
 /// infinity), NaN for "the default".
@@ -94,19 +93,6 @@ crate::body::limits::multipart!(names wire_limits(
     MULTIPART_LIMITS, multipart_limits, body::multipart::MultipartLimits:
 ));
 
-/// The form reader's error kinds by the names the vectors give them (the query decoder's
-/// kinds in kebab-case, limits as `limit:` and the field name).
-fn form_kind(kind: body::form::FormErrorKind) -> Cow<'static, str> {
-    use body::form::FormErrorKind;
-    match kind {
-        FormErrorKind::Decode(query::QueryErrorKind::InvalidEscape) => "invalid-escape".into(),
-        FormErrorKind::Decode(query::QueryErrorKind::InvalidUtf8) => "invalid-utf8".into(),
-        FormErrorKind::Decode(query::QueryErrorKind::TooManyPairs) => "too-many-pairs".into(),
-        FormErrorKind::Decode(_) => "too-large".into(),
-        FormErrorKind::Limit(limit) => format!("limit:{}", limit.name()).into(),
-    }
-}
-
 /// An error as the error event carries it (see `EVENT_FIELDS` in the parent module).
 struct Failure {
     message: String,
@@ -132,7 +118,7 @@ impl Failure {
     fn form(e: &body::form::FormError) -> Failure {
         Failure {
             message: e.to_string(),
-            kind: form_kind(e.kind),
+            kind: e.kind.name().into(),
             offset: e.offset,
             part: None,
             status: e.status(),
