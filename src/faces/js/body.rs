@@ -37,8 +37,8 @@ use super::{
     EV_DATA, EV_END, EV_ERROR, EV_PAIR, EV_PART, EV_PART_END, EV_TRAILER, FEED_END, FEED_ERROR,
     FEED_MORE, FEED_PART, MAX_FEED, NULL, SPAN_TEXT,
 };
-use crate::bytes::offset_in;
 use crate::body;
+use crate::bytes::offset_in;
 
 /// A limit as JS sends it: an `f64` (a JS number, validated there: a non-negative integer or
 /// infinity), NaN for "the default".
