@@ -398,7 +398,7 @@ impl ChunkedDecoder {
         input: R,
         each: impl FnMut(Chunk<'_>),
     ) -> Result<usize, crate::body::ReadError<ChunkedError>> {
-        super::feed::read_from(self, input, each)
+        super::read::read_from(self, input, each)
     }
 
     /// Decodes from `input` (the bytes that follow what was consumed so far) up to the next
@@ -565,6 +565,31 @@ impl ChunkedDecoder {
 
 /// The line that ends with the LF at `rest[lf]`, without its CRLF; `Err(lf)` when the LF
 /// is bare.
+/// The feed driver's protocol: a step is `decode`, and an end of input with no event is
+/// [`ChunkedDecoder::finish`]'s question.
+impl super::feed::Decode for ChunkedDecoder {
+    type Event<'a> = Chunk<'a>;
+    type Error = ChunkedError;
+
+    #[inline]
+    fn step<'a>(
+        &'a mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<super::Step<Chunk<'a>>, ChunkedError> {
+        let step = self.decode(input)?;
+        if eof && step.event.is_none() {
+            // The body ended before its last chunk: the decoder says where.
+            self.finish()?;
+        }
+        Ok(step)
+    }
+
+    fn is_end(event: &Chunk<'_>) -> bool {
+        matches!(event, Chunk::End)
+    }
+}
+
 fn line_before(rest: &[u8], lf: usize) -> Result<&[u8], usize> {
     match lf.checked_sub(1) {
         Some(cr) if rest.get(cr) == Some(&b'\r') => Ok(slice(rest, ..cr)),

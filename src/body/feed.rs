@@ -19,9 +19,6 @@
 
 use alloc::vec::Vec;
 
-use super::chunked::{Chunk, ChunkedDecoder, ChunkedError};
-use super::form::{FormError, FormEvent, FormReader};
-use super::multipart::{MultipartError, MultipartEvent, MultipartReader};
 use super::Step;
 
 /// A sans-io body reader, as the driver feeds it.
@@ -47,29 +44,10 @@ pub(crate) trait Decode {
     fn is_end(event: &Self::Event<'_>) -> bool;
 }
 
-impl Decode for ChunkedDecoder {
-    type Event<'a> = Chunk<'a>;
-    type Error = ChunkedError;
-
-    #[inline]
-    fn step<'a>(&'a mut self, input: &'a [u8], eof: bool) -> Result<Step<Chunk<'a>>, ChunkedError> {
-        let step = self.decode(input)?;
-        if eof && step.event.is_none() {
-            // The body ended before its last chunk: the decoder says where.
-            self.finish()?;
-        }
-        Ok(step)
-    }
-
-    fn is_end(event: &Chunk<'_>) -> bool {
-        matches!(event, Chunk::End)
-    }
-}
-
 /// The readers whose `decode` takes `eof` itself: a step is their `decode`.
 macro_rules! decode_with_eof {
     ($($reader:ident => $event:ident, $error:ident;)*) => {$(
-        impl Decode for $reader {
+        impl $crate::body::feed::Decode for $reader {
             type Event<'a> = $event<'a>;
             type Error = $error;
 
@@ -78,7 +56,7 @@ macro_rules! decode_with_eof {
                 &'a mut self,
                 input: &'a [u8],
                 eof: bool,
-            ) -> Result<Step<$event<'a>>, $error> {
+            ) -> Result<$crate::body::Step<$event<'a>>, $error> {
                 self.decode(input, eof)
             }
 
@@ -88,11 +66,7 @@ macro_rules! decode_with_eof {
         }
     )*};
 }
-
-decode_with_eof! {
-    FormReader => FormEvent, FormError;
-    MultipartReader => MultipartEvent, MultipartError;
-}
+pub(crate) use decode_with_eof;
 
 /// How a run of the driver ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,102 +212,12 @@ fn drive<D: Decode>(
     }
 }
 
-#[cfg(feature = "std")]
-pub(crate) use read::read_from;
-#[cfg(feature = "std")]
-pub use read::ReadError;
-
-#[cfg(feature = "std")]
-mod read {
-    use std::io::{ErrorKind, Read};
-
-    use super::{Decode, Fed, Feed};
-    use crate::body::multipart::MultipartError;
-
-    /// The largest read from the input.
-    const READ_SIZE: usize = 64 * 1024;
-    /// The first read: a small body then costs no 64 KiB buffer (reads grow while they fill).
-    const FIRST_READ: usize = 4 * 1024;
-
-    /// What stopped a reader's `read_from`: the input, or the body (`E`, the reader's error;
-    /// the multipart reader's by default).
-    ///
-    /// ```
-    /// use reqparse::body::multipart::{MultipartReader, ReadError};
-    /// let mut reader = MultipartReader::new(b"b", Default::default(), Default::default()).unwrap();
-    /// let err = reader.read_from(&b"nope"[..], |_| {}).unwrap_err();
-    /// assert!(matches!(err, ReadError::Body(_)));
-    /// assert_eq!(err.to_string(), "body does not start with the boundary at byte 0");
-    /// ```
-    #[derive(Debug)]
-    pub enum ReadError<E = MultipartError> {
-        /// Reading the input failed.
-        Io(std::io::Error),
-        /// The body is not one the reader accepts.
-        Body(E),
-    }
-
-    impl<E: core::fmt::Display> core::fmt::Display for ReadError<E> {
-        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            match self {
-                ReadError::Io(e) => write!(f, "I/O error: {e}"),
-                ReadError::Body(e) => core::fmt::Display::fmt(e, f),
-            }
-        }
-    }
-
-    impl<E: std::error::Error + 'static> std::error::Error for ReadError<E> {
-        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-            match self {
-                ReadError::Io(e) => Some(e),
-                ReadError::Body(e) => Some(e),
-            }
-        }
-    }
-
-    impl From<MultipartError> for ReadError<MultipartError> {
-        fn from(e: MultipartError) -> Self {
-            ReadError::Body(e)
-        }
-    }
-
-    /// Reads a body from `input` to its end through `decoder`, handing every event (the end
-    /// last) to `each`: one buffer that holds what the reader holds back and one read (4 KiB
-    /// first, doubling while reads fill it, up to 64 KiB). Returns how many bytes were read
-    /// past the body's end (they are not the body's; a source that carries more than one
-    /// body needs [`Feed`] over its own reads instead).
-    pub(crate) fn read_from<D: Decode, R: Read>(
-        decoder: &mut D,
-        mut input: R,
-        mut each: impl FnMut(D::Event<'_>),
-    ) -> Result<usize, ReadError<D::Error>> {
-        let mut feed = Feed::default();
-        let mut room = FIRST_READ;
-        loop {
-            let spare = feed.spare(room);
-            let n = loop {
-                match input.read(spare) {
-                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(ReadError::Io(e)),
-                    Ok(n) => break n,
-                }
-            };
-            feed.filled(n);
-            if n == room {
-                room = (room * 2).min(READ_SIZE);
-            }
-            match feed.run(decoder, n == 0, &mut each) {
-                Ok(Fed::More) => {}
-                Ok(Fed::End { after }) => return Ok(after),
-                Err(e) => return Err(ReadError::Body(e)),
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::chunked::{Chunk, ChunkedDecoder};
+    use crate::body::form::{FormEvent, FormReader};
+    use crate::body::multipart::{MultipartEvent, MultipartReader};
     use alloc::string::String;
     use alloc::vec;
 

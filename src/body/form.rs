@@ -315,7 +315,7 @@ impl FormReader {
         input: R,
         each: impl FnMut(FormEvent<'_>),
     ) -> Result<(), crate::body::ReadError<FormError>> {
-        super::feed::read_from(self, input, each).map(|_| ())
+        super::read::read_from(self, input, each).map(|_| ())
     }
 
     /// Decodes the next pair from `input` (the bytes after what was consumed so far); `eof`
@@ -469,4 +469,9 @@ impl FormReader {
             None => Ok(()),
         }
     }
+}
+
+// The feed driver's protocol: a step is `decode`, which takes `eof` itself.
+super::feed::decode_with_eof! {
+    FormReader => FormEvent, FormError;
 }

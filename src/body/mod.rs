@@ -42,6 +42,9 @@ mod grammar;
 // Crate-wide: each reader's limit table, which the faces read their conversions from.
 pub(crate) mod limits;
 pub mod multipart;
+// `read_from` over `std::io::Read`, for every reader.
+#[cfg(feature = "std")]
+mod read;
 
 pub use limits::LimitError;
 
@@ -49,7 +52,7 @@ pub use limits::LimitError;
 #[cfg(all(feature = "component", target_arch = "wasm32"))]
 pub(crate) use feed::Feed;
 #[cfg(feature = "std")]
-pub use feed::ReadError;
+pub use read::ReadError;
 // The async readers (`crate::stream`) drive the readers through the same protocol.
 #[cfg(feature = "async")]
 pub(crate) use feed::Decode;

@@ -7,7 +7,6 @@
 #![forbid(unsafe_code)]
 
 use super::error::MultipartLimits;
-use super::machine::{Ev, Moved, State};
 use super::part::{parse_disposition, trim, unquote, Span};
 use super::{MultipartError, MultipartErrorKind, MultipartLimit, MultipartReader, Part, Profile};
 use crate::body::find_byte;
@@ -37,8 +36,8 @@ pub(super) struct Fields {
     fault: Option<Fault>,
 }
 
-/// How far a part's header block has been read (the reader in [`State::Headers`]): the
-/// current line starts at `line` in the input fed (the lines before it are checked) and holds
+/// How far a part's header block has been read (the reader in the machine's `Headers` state):
+/// the current line starts at `line` in the input fed (the lines before it are checked) and holds
 /// no LF before `scanned`, `lines` fields so far; the block must end within `window` bytes, or
 /// `limit` is broken (the header limit less any transport padding before the block, or what
 /// the body limit leaves, whichever is less: both fixed while the block is read, as nothing is
@@ -310,6 +309,16 @@ pub(super) fn named(
     })
 }
 
+/// What reading a header block came to ([`MultipartReader::headers`]): the machine
+/// moves on from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Read {
+    /// The block is whole: `used` bytes with its empty line, the block the first `len`.
+    Block { used: usize, len: usize },
+    /// Not yet: more input is needed (what was scanned is in [`Block`]).
+    More,
+}
+
 impl MultipartReader {
     /// A part's header block: checks each line as it completes, reads each field when the
     /// line after it shows it complete, and hands out the part when the empty line arrives.
@@ -317,7 +326,7 @@ impl MultipartReader {
     /// scanned again: on 1-byte reads each byte is looked at once. A line seen whole from its
     /// start (most lines, on reads of any size) costs one search, for its CRLF and any CR or
     /// NUL before it at once.
-    pub(super) fn headers(&mut self, rest: &[u8]) -> Result<Moved, MultipartError> {
+    pub(super) fn headers(&mut self, rest: &[u8]) -> Result<Read, MultipartError> {
         let Block {
             mut line,
             scanned,
@@ -332,7 +341,10 @@ impl MultipartReader {
             // The empty line (its CRLF right at the line's start: no LF can be before it).
             if crlf && seen.get(line..line + 2) == Some(b"\r\n") {
                 self.head.close(seen, self.profile, &self.limits);
-                return Ok((line + 2, Ev::Part(line), State::DataStart));
+                return Ok(Read::Block {
+                    used: line + 2,
+                    len: line,
+                });
             }
             // A line seen from its start: one search finds its CRLF and tells whether a CR,
             // an LF or a NUL comes before it (then the line is read the long way).
@@ -361,7 +373,7 @@ impl MultipartReader {
                     window,
                     limit,
                 };
-                return Ok((0, Ev::More, State::Headers));
+                return Ok(Read::More);
             };
             // The line's end: its CRLF, or in a body whose lines end in LF, its LF.
             let end = if !crlf {
@@ -379,7 +391,10 @@ impl MultipartReader {
             }
             if text.is_empty() {
                 self.head.close(seen, self.profile, &self.limits);
-                return Ok((lf + 1, Ev::Part(line), State::DataStart));
+                return Ok(Read::Block {
+                    used: lf + 1,
+                    len: line,
+                });
             }
             // (Lenient) A line starting with SP or HTAB after a field continues it (RFC 5322
             // §2.2.3 obs-fold; busboy reads `Content-Type: \r\n text/plain`): the same field.

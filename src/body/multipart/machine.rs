@@ -3,7 +3,7 @@
 //! data (its header block is [`head`](super::head)'s). [`MultipartReader::decode`] runs it.
 #![forbid(unsafe_code)]
 
-use super::head::{Block, Fields};
+use super::head::{Block, Fields, Read};
 use super::search::{partial_at_end, starts_with};
 use super::{
     MultipartError, MultipartErrorKind, MultipartEvent, MultipartLimit, MultipartReader, Profile,
@@ -161,7 +161,10 @@ impl MultipartReader {
                 State::Start => self.start(rest, eof)?,
                 State::Preamble => self.preamble(rest)?,
                 State::AfterBoundary { padding } => self.after_boundary(rest, padding)?,
-                State::Headers => self.headers(rest)?,
+                State::Headers => match self.headers(rest)? {
+                    Read::Block { used, len } => (used, Ev::Part(len), State::DataStart),
+                    Read::More => (0, Ev::More, State::Headers),
+                },
                 State::Close | State::Closed => self.close(rest, eof)?,
                 State::Done => (0, Ev::End, State::Done),
             };

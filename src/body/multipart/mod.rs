@@ -128,7 +128,8 @@ use search::DelimiterSearch;
 // boundary; `error`, the errors and limits; `filename` and `mime`, readings of a part's
 // filename and type; `write`, the writer.
 mod content_type;
-mod error;
+// Also the body's: `ReadError`'s default error type is this reader's.
+pub(in crate::body) mod error;
 mod filename;
 mod head;
 mod machine;
@@ -300,7 +301,7 @@ impl MultipartReader {
         each: impl FnMut(MultipartEvent<'_>),
     ) -> Result<(), ReadError> {
         // The reader itself reads on to the end of the input (the epilogue, or `AfterEnd`).
-        super::feed::read_from(self, input, each).map(|_| ())
+        super::read::read_from(self, input, each).map(|_| ())
     }
 
     /// The profile the body is read by.
@@ -543,4 +544,9 @@ impl MultipartReader {
         }
         self.steps(input, eof)
     }
+}
+
+// The feed driver's protocol: a step is `decode`, which takes `eof` itself.
+super::feed::decode_with_eof! {
+    MultipartReader => MultipartEvent, MultipartError;
 }
