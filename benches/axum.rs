@@ -60,31 +60,16 @@ use loopback::{line, read_response, request, Server};
 const LIMIT: u64 = 2 << 30;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with("--bench"))
-        .collect();
+    let args = loopback::args();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    if loopback::shape_mode(&args, BOUNDARY, shape) {
+        return;
+    }
     match args.as_slice() {
         ["server-reqparse", threads] => serve(threads.parse().expect("threads"), app_reqparse()),
         ["server-axum", threads] => serve(threads.parse().expect("threads"), app_axum()),
-        ["write-shape", name, path] => {
-            std::fs::write(path, shape(name).0).expect("write the body");
-            println!("multipart/form-data; boundary={BOUNDARY}");
-        }
         ["check"] => check(),
         ["counts"] => counts(),
-        ["client", addr, conns, secs, shape_name] => {
-            let (body, answer) = shape(shape_name);
-            loopback::client(
-                addr.parse().expect("addr"),
-                conns.parse().expect("conns"),
-                secs.parse().expect("seconds"),
-                (BOUNDARY, &body),
-                &answer,
-            );
-        }
         [] => {
             check();
             loopback::compare(

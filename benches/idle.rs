@@ -17,8 +17,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicIsize, Ordering};
+
+#[path = "support/loopback.rs"]
+mod loopback;
 
 struct Counting;
 
@@ -275,15 +278,8 @@ struct Proc {
 
 impl Proc {
     fn spawn(args: &[&str]) -> Proc {
-        let exe = std::env::current_exe().expect("current_exe");
-        let mut child = Command::new(exe)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("spawn");
+        let (mut child, stdout) = loopback::spawn(args);
         let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         Proc {
             child,
             stdin,
@@ -292,9 +288,7 @@ impl Proc {
     }
 
     fn line(&mut self) -> String {
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).expect("read child");
-        line.trim().to_string()
+        loopback::line(&mut self.stdout)
     }
 
     fn stats(&mut self) -> (i64, i64) {

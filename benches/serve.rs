@@ -27,30 +27,14 @@ const BOUNDARY: &str = "----benchBoundary0123456789";
 mod loopback;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with("--bench"))
-        .collect();
+    let args = loopback::args();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    if loopback::shape_mode(&args, BOUNDARY, shape) {
+        return;
+    }
     match args.as_slice() {
         ["server-ours", threads] => server_ours(threads.parse().expect("threads")),
         ["server-hyper", threads] => server_hyper(threads.parse().expect("threads")),
-        ["write-shape", name, path] => {
-            // For wrk (scripts/serve-wrk.sh): the request body of a shape, in a file.
-            std::fs::write(path, shape(name).0).expect("write the body");
-            println!("multipart/form-data; boundary={BOUNDARY}");
-        }
-        ["client", addr, conns, secs, shape_name] => {
-            let (body, answer) = shape(shape_name);
-            loopback::client(
-                addr.parse().expect("addr"),
-                conns.parse().expect("conns"),
-                secs.parse().expect("seconds"),
-                (BOUNDARY, &body),
-                &answer,
-            );
-        }
         _ => loopback::compare(
             ["server-ours", "server-hyper"],
             ["reqparse", "hyper+multer"],

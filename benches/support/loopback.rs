@@ -90,6 +90,43 @@ pub fn client(
     println!("RESULT {rps:.0} {:.1}", rps * body.len() as f64 / 1e6);
 }
 
+/// This binary's arguments, criterion's `--bench` left out.
+pub fn args() -> Vec<String> {
+    std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--bench"))
+        .collect()
+}
+
+/// The modes every end-to-end bench has over its shapes (`shape(name)`: a body and the answer
+/// expected to it): `write-shape SHAPE PATH` writes the body to a file and prints its
+/// Content-Type (for wrk), `client ADDR CONNS SECONDS SHAPE` runs [`client`]. `false`: `args`
+/// is neither, for the bench's own modes.
+pub fn shape_mode(
+    args: &[&str],
+    boundary: &str,
+    shape: impl Fn(&str) -> (Vec<u8>, String),
+) -> bool {
+    match args {
+        ["write-shape", name, path] => {
+            std::fs::write(path, shape(name).0).expect("write the body");
+            println!("multipart/form-data; boundary={boundary}");
+        }
+        ["client", addr, conns, secs, name] => {
+            let (body, answer) = shape(name);
+            client(
+                addr.parse().expect("addr"),
+                conns.parse().expect("conns"),
+                secs.parse().expect("seconds"),
+                (boundary, &body),
+                &answer,
+            );
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// This binary again, with `args`, its stdin and stdout piped.
 pub fn spawn(args: &[&str]) -> (Child, BufReader<ChildStdout>) {
     let exe = std::env::current_exe().expect("current_exe");
