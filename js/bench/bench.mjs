@@ -46,6 +46,9 @@ const keep = (answer) => {
 const queryContenders = [
   ['reqparse queryPairs', (q) => keep(reqparse.queryPairs(q))],
   ['URLSearchParams', (q) => keep(new URLSearchParams(q))],
+  // The same output as queryPairs (every pair as a [name, value] array): what the project judges
+  // the hostile mixed row on (js/BENCHMARKS.md, "The same output").
+  ['[...new URLSearchParams(q)]', (q) => keep([...new URLSearchParams(q)])],
   ['node:querystring', (q) => keep(querystring.parse(q))],
   ['fast-querystring', (q) => keep(fastQuerystring.parse(q))],
 ];
