@@ -280,10 +280,59 @@ where
     /// `Ok(None)` once the end has been handed out. Polls the source (registering `cx`'s
     /// waker) only when the reader needs more input. An error is final: every later poll
     /// answers it again.
+    #[inline(always)]
     pub(crate) fn poll_event<T>(
         &mut self,
         cx: &mut Context<'_>,
         mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
+    ) -> Poll<Result<Option<T>, Error>> {
+        // The common case, kept short enough to inline into every caller: nothing held, a
+        // chunk here (neither is so after an error or the end: `fail` and the end empty the
+        // chunk), and the reader finds an event in it. The rest goes the long way.
+        if self.win.is_empty() && !self.chunk.is_empty() && !self.ended {
+            let eof = self.source_done;
+            // The step and its event borrow the chunk: done with in this block.
+            let stepped = match self.reader.step(&self.chunk, eof) {
+                Ok(step) => {
+                    let consumed = step.consumed.min(self.chunk.len());
+                    let locate = Locate {
+                        chunk: &self.chunk,
+                        held: None,
+                    };
+                    let made = step
+                        .event
+                        .map(|event| (D::is_end(&event), map(event, &locate)));
+                    Ok((consumed, made))
+                }
+                Err(e) => Err(e.into()),
+            };
+            match stepped {
+                Ok((consumed, Some((end, made)))) => {
+                    self.chunk.advance(consumed);
+                    self.ended = end;
+                    return Poll::Ready(Ok(Some(made)));
+                }
+                Ok((consumed, None)) => {
+                    if let Err(e) = self.hold_rest(consumed, eof) {
+                        return Poll::Ready(Err(self.fail(e)));
+                    }
+                    // The reader has read all there is: the source's next chunk.
+                    return self.poll_event_slow(cx, map, true);
+                }
+                Err(e) => return Poll::Ready(Err(self.fail(e))),
+            }
+        }
+        self.poll_event_slow(cx, map, false)
+    }
+
+    /// [`poll_event`](Self::poll_event) after its short path: the whole loop.
+    #[inline(never)]
+    fn poll_event_slow<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
+        // The reader needs more input than is here (it has just said so): poll the source.
+        mut more: bool,
     ) -> Poll<Result<Option<T>, Error>> {
         loop {
             if let Some(e) = &self.failed {
@@ -292,10 +341,12 @@ where
             if self.ended {
                 return Poll::Ready(Ok(None));
             }
-            match self.decode(&mut map) {
-                Ok(Some(t)) => return Poll::Ready(Ok(Some(t))),
-                Ok(None) => {}
-                Err(e) => return Poll::Ready(Err(self.fail(e))),
+            if !core::mem::take(&mut more) {
+                match self.decode(&mut map) {
+                    Ok(Some(t)) => return Poll::Ready(Ok(Some(t))),
+                    Ok(None) => {}
+                    Err(e) => return Poll::Ready(Err(self.fail(e))),
+                }
             }
             match self.poll_source(cx) {
                 Poll::Pending => return Poll::Pending,
@@ -337,6 +388,24 @@ where
         self.chunk = chunk;
     }
 
+    /// The reader read the chunk where it is, consumed `consumed` bytes of it and needs more
+    /// input: the rest is held (copied into the window), and the chunk is done with. At the
+    /// source's end (`eof`), the reader's "ended early".
+    #[inline(never)]
+    fn hold_rest(&mut self, consumed: usize, eof: bool) -> Result<(), Error> {
+        if eof {
+            return Err(self.reader.ended_early());
+        }
+        let rest = self.chunk.slice(consumed..);
+        if !rest.is_empty() {
+            self.win.extend_from_slice(&rest);
+            (self.start, self.old) = (0, rest.len());
+            self.held_src = Some(rest);
+        }
+        self.chunk = Bytes::new();
+        Ok(())
+    }
+
     /// Runs the reader over what is here until it hands out an event (`Some`) or needs more
     /// input (`None`: the rest is held).
     fn decode<T>(
@@ -365,16 +434,7 @@ where
                     self.ended = end;
                     return Ok(Some(made));
                 }
-                if eof {
-                    return Err(self.reader.ended_early());
-                }
-                let rest = self.chunk.slice(consumed..);
-                if !rest.is_empty() {
-                    self.win.extend_from_slice(&rest);
-                    (self.start, self.old) = (0, rest.len());
-                    self.held_src = Some(rest);
-                }
-                self.chunk = Bytes::new();
+                self.hold_rest(consumed, eof)?;
                 return Ok(None);
             }
             // The window: held bytes, then the chunk's first `appended` bytes.
