@@ -91,6 +91,7 @@ mod error;
 mod form;
 mod multipart;
 mod part;
+mod shared;
 
 pub use error::{BoxError, Error};
 pub use form::{FormConfig, FormPairs};

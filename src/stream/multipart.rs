@@ -11,23 +11,20 @@
 //! an allocation the system allocator serves through `posix_memalign` (several thousand
 //! instructions a body, more than the rest of reading a small form's header blocks).
 
-use alloc::sync::Arc;
 use core::future::poll_fn;
-use core::task::{Context, Poll, Waker};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use core::task::{Context, Poll};
+use std::sync::Mutex;
 
-use bytes::{Buf, Bytes};
+use bytes::Buf;
 use futures_core::Stream;
 use http_body::Body;
 
-use super::driver::{Driver, Locate, Source};
+use super::driver::Driver;
 use super::error::{BoxError, Error};
 use super::part::Part;
+use super::shared::{lock, moved, Head, Shared, State};
 use super::BodyStream;
-use crate::body::multipart::{
-    self as sync, boundary, MultipartError, MultipartEvent, MultipartLimits, MultipartReader,
-    Profile,
-};
+use crate::body::multipart::{boundary, MultipartError, MultipartLimits, MultipartReader, Profile};
 use crate::bytes::offset_in;
 
 /// How a [`Multipart`] reads: the profile and the limits, as the sync reader takes them (see
@@ -51,210 +48,6 @@ pub struct MultipartConfig {
     pub profile: Profile,
     /// What the body may make the reader hold or do.
     pub limits: MultipartLimits,
-}
-
-/// What the reader hands out, owned; a part's [`Head`] is put in [`Shared::head`] (an event
-/// stays small: it is moved through every layer of a poll).
-enum Event {
-    Part,
-    Data(Bytes),
-    PartEnd,
-    End,
-}
-
-/// A part's header block: the bytes, and the sync reader's part over an empty block (its
-/// spans are offsets into the block, see `Part::rebase`).
-pub(super) struct Head {
-    block: Bytes,
-    pub(super) part: sync::Part<'static>,
-}
-
-impl Head {
-    pub(super) fn view(&self) -> sync::Part<'_> {
-        self.part.rebase(&self.block)
-    }
-}
-
-/// The state the reader and its parts share.
-pub(super) struct Shared<S> {
-    pub(super) driver: Driver<S, MultipartReader>,
-    /// The part whose data is being read (its index), until its end is read.
-    pub(super) open: Option<usize>,
-    /// The open part's data was handed off to a [`PartStream`] that is alive.
-    pub(super) detached: bool,
-    /// The task waiting in `next_part` for that stream's part to end.
-    pub(super) waiter: Option<Waker>,
-    /// The rest of a data event that came from two chunks: handed out next.
-    pub(super) queued: Option<Bytes>,
-    /// The part the reader read last, until `next_part` hands it out (also when a poll for
-    /// data read it: never, by the reader's protocol, as a part's end comes first).
-    pub(super) head: Option<Head>,
-}
-
-/// `event` owned: a part's head into `head`, the rest of data that came from two chunks into
-/// `queued`.
-#[inline(always)]
-fn map(
-    event: MultipartEvent<'_>,
-    locate: &Locate<'_>,
-    head: &mut Option<Head>,
-    queued: &mut Option<Bytes>,
-) -> Event {
-    match event {
-        MultipartEvent::Part(part) => {
-            *head = Some(Head {
-                block: locate.whole(part.header_block()),
-                part: part.rebase(&[]),
-            });
-            Event::Part
-        }
-        MultipartEvent::Data(data) => {
-            let (first, rest) = locate.pieces(data);
-            *queued = rest;
-            Event::Data(first)
-        }
-        MultipartEvent::PartEnd => Event::PartEnd,
-        MultipartEvent::End => Event::End,
-    }
-}
-
-impl<S: Source> Shared<S> {
-    #[inline(always)]
-    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Result<Event, Error>> {
-        if let Some(rest) = self.queued.take() {
-            return Poll::Ready(Ok(Event::Data(rest)));
-        }
-        let (head, queued) = (&mut self.head, &mut self.queued);
-        self.driver
-            .poll_event(cx, |event, locate| map(event, locate, head, queued))
-            .map(|event| event.map(|event| event.unwrap_or(Event::End)))
-    }
-
-    /// The next part's head into `out` (`true`), reading past what is left of the open part;
-    /// `false` at the end.
-    #[inline]
-    fn poll_next_part(
-        &mut self,
-        cx: &mut Context<'_>,
-        out: &mut Option<Head>,
-    ) -> Poll<Result<bool, Error>> {
-        loop {
-            if self.head.is_some() {
-                *out = self.head.take();
-                return Poll::Ready(Ok(true));
-            }
-            if self.open.is_some() && self.detached {
-                // The part's data is another stream's to read: wait for its end.
-                self.waiter = Some(cx.waker().clone());
-                return Poll::Pending;
-            }
-            let event = match self.poll_event(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Ready(Ok(event)) => event,
-            };
-            match event {
-                // The rest of a part no one reads.
-                Event::Data(..) => {}
-                Event::PartEnd => self.open = None,
-                Event::Part => {
-                    *out = self.head.take();
-                    self.open = out.as_ref().map(|head| head.part.index());
-                    return Poll::Ready(Ok(out.is_some()));
-                }
-                Event::End => {
-                    self.open = None;
-                    return Poll::Ready(Ok(false));
-                }
-            }
-        }
-    }
-
-    /// The next piece of part `index`'s data; `None` once the part has ended.
-    #[inline]
-    pub(super) fn poll_data(
-        &mut self,
-        index: usize,
-        cx: &mut Context<'_>,
-    ) -> Poll<Result<Option<Bytes>, Error>> {
-        if self.open != Some(index) {
-            return Poll::Ready(Ok(None));
-        }
-        let event = match self.poll_event(cx) {
-            Poll::Pending => return Poll::Pending,
-            Poll::Ready(Err(e)) => {
-                self.release();
-                return Poll::Ready(Err(e));
-            }
-            Poll::Ready(Ok(event)) => event,
-        };
-        match event {
-            Event::Data(data) => return Poll::Ready(Ok(Some(data))),
-            Event::PartEnd | Event::End => self.open = None,
-            // Kept in `head` for `next_part`.
-            Event::Part => self.open = self.head.as_ref().map(|head| head.part.index()),
-        }
-        self.release();
-        Poll::Ready(Ok(None))
-    }
-
-    /// A handed-off part's stream is done with it: `next_part` may read on.
-    fn release(&mut self) {
-        self.detached = false;
-        if let Some(waiter) = self.waiter.take() {
-            waiter.wake();
-        }
-    }
-}
-
-/// Locks the shared state. A poisoned lock (a panic elsewhere while it was held, which this
-/// module's code does not do) still holds a consistent state: every change is a whole
-/// assignment.
-pub(super) fn lock<S>(shared: &Mutex<Shared<S>>) -> MutexGuard<'_, Shared<S>> {
-    shared.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Where a [`Multipart`]'s state is.
-// `Own` is large on purpose: boxed, it would be the over-aligned allocation this avoids.
-#[allow(clippy::large_enum_variant)]
-pub(super) enum State<S> {
-    /// In the reader, read through `&mut` (no part's data handed off yet).
-    Own(Mutex<Shared<S>>),
-    /// Shared with the [`PartStream`](super::PartStream)s a part's data was handed off to.
-    Shared(Arc<Mutex<Shared<S>>>),
-    /// Only while [`State::share`] moves `Own` into `Shared` (nothing in between can
-    /// panic or return): never seen by a poll, which then answers an error.
-    Moving,
-}
-
-impl<S> State<S> {
-    /// The state, for one poll: without a lock while it is the reader's own.
-    #[inline]
-    pub(super) fn with<T>(&mut self, f: impl FnOnce(&mut Shared<S>) -> T) -> Option<T> {
-        match self {
-            State::Own(own) => Some(f(own.get_mut().unwrap_or_else(PoisonError::into_inner))),
-            State::Shared(shared) => Some(f(&mut lock(shared))),
-            State::Moving => None,
-        }
-    }
-
-    /// The state as an `Arc` to hand off, moved there on the first hand-off.
-    pub(super) fn share(&mut self) -> Option<Arc<Mutex<Shared<S>>>> {
-        if let State::Own(_) = self {
-            if let State::Own(own) = core::mem::replace(self, State::Moving) {
-                *self = State::Shared(Arc::new(own));
-            }
-        }
-        match self {
-            State::Shared(shared) => Some(Arc::clone(shared)),
-            State::Own(_) | State::Moving => None,
-        }
-    }
-}
-
-/// What a poll answers when the state is away (see [`State::Moving`]).
-pub(super) fn moved() -> Error {
-    Error::source("the multipart reader's state was being handed off")
 }
 
 /// An async multipart/form-data reader over a stream of chunks (see the

@@ -14,9 +14,9 @@ use bytes::{Buf, Bytes, BytesMut};
 use futures_core::Stream;
 
 use super::error::{BoxError, Error};
+use super::shared::{lock, moved, Head, Shared, State};
 #[cfg(doc)]
-use super::multipart::Multipart;
-use super::multipart::{lock, moved, Head, Shared, State};
+use super::Multipart;
 use crate::body::multipart::{self as sync, Filename, Headers};
 #[cfg(doc)]
 use crate::body::multipart::{MultipartLimits, MultipartReader};
