@@ -183,6 +183,10 @@ pub(crate) struct Driver<S, D> {
     /// The current chunk, from its first byte not yet consumed (in the window: from the first
     /// byte after the held ones; its first `win.len() - old` bytes are copied there).
     chunk: Bytes,
+    /// Bytes of `chunk` the short path of [`poll_event`](Self::poll_event) has consumed (an
+    /// offset, not `Bytes::advance` at every step); the long way advances the chunk past them
+    /// first, and reads it from its start.
+    pos: usize,
     /// Empty, or the window: held bytes, then a copy of the chunk's first bytes.
     win: Vec<u8>,
     /// Bytes of the window consumed.
@@ -212,6 +216,7 @@ where
             source_done: false,
             reader,
             chunk: Bytes::new(),
+            pos: 0,
             win: Vec::new(),
             start: 0,
             old: 0,
@@ -289,12 +294,13 @@ where
         // The common case, kept short enough to inline into every caller: nothing held, a
         // chunk here (neither is so after an error or the end: `fail` and the end empty the
         // chunk), and the reader finds an event in it. The rest goes the long way.
-        if self.win.is_empty() && !self.chunk.is_empty() && !self.ended {
+        if self.win.is_empty() && self.pos < self.chunk.len() && !self.ended {
             let eof = self.source_done;
             // The step and its event borrow the chunk: done with in this block.
-            let stepped = match self.reader.step(&self.chunk, eof) {
+            let input = slice(&self.chunk, self.pos..);
+            let stepped = match self.reader.step(input, eof) {
                 Ok(step) => {
-                    let consumed = step.consumed.min(self.chunk.len());
+                    let consumed = step.consumed.min(input.len());
                     let locate = Locate {
                         chunk: &self.chunk,
                         held: None,
@@ -308,12 +314,12 @@ where
             };
             match stepped {
                 Ok((consumed, Some((end, made)))) => {
-                    self.chunk.advance(consumed);
+                    self.pos += consumed;
                     self.ended = end;
                     return Poll::Ready(Ok(Some(made)));
                 }
                 Ok((consumed, None)) => {
-                    if let Err(e) = self.hold_rest(consumed, eof) {
+                    if let Err(e) = self.hold_rest(self.pos + consumed, eof) {
                         return Poll::Ready(Err(self.fail(e)));
                     }
                     // The reader has read all there is: the source's next chunk.
@@ -334,6 +340,11 @@ where
         // The reader needs more input than is here (it has just said so): poll the source.
         mut more: bool,
     ) -> Poll<Result<Option<T>, Error>> {
+        // The long way reads the chunk from its start.
+        if self.pos > 0 {
+            self.chunk.advance(self.pos.min(self.chunk.len()));
+            self.pos = 0;
+        }
         loop {
             if let Some(e) = &self.failed {
                 return Poll::Ready(Err(e.clone()));
@@ -362,6 +373,7 @@ where
         self.failed = Some(e.clone());
         // Nothing is read after an error: let the buffers go.
         (self.win, self.chunk, self.held_src) = (Vec::new(), Bytes::new(), None);
+        self.pos = 0;
         (self.deferred, self.gather) = (None, BytesMut::new());
         e
     }
@@ -388,7 +400,7 @@ where
         self.chunk = chunk;
     }
 
-    /// The reader read the chunk where it is, consumed `consumed` bytes of it and needs more
+    /// The reader read the chunk where it is, consumed its first `consumed` bytes and needs more
     /// input: the rest is held (copied into the window), and the chunk is done with. At the
     /// source's end (`eof`), the reader's "ended early".
     #[inline(never)]
@@ -402,7 +414,7 @@ where
             (self.start, self.old) = (0, rest.len());
             self.held_src = Some(rest);
         }
-        self.chunk = Bytes::new();
+        (self.chunk, self.pos) = (Bytes::new(), 0);
         Ok(())
     }
 
