@@ -87,8 +87,11 @@ impl<S: Source> Shared<S> {
         cx: &mut Context<'_>,
         out: Option<&mut Option<Head>>,
     ) -> Poll<Result<Event, Error>> {
-        if let Some(rest) = self.queued.take() {
-            return Poll::Ready(Ok(Event::Data(rest)));
+        // Tested before it is taken: `take` writes the field back on every poll.
+        if self.queued.is_some() {
+            if let Some(rest) = self.queued.take() {
+                return Poll::Ready(Ok(Event::Data(rest)));
+            }
         }
         let queued = &mut self.queued;
         let head = match out {
