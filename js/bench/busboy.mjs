@@ -52,8 +52,18 @@ const adversarial = Math.min(big, 8 * KiB * KiB);
 const fields100 = body(...Array.from({ length: 100 }, (_, i) => fieldPart(`field${i}`, `value number ${i} of the form`)));
 const mixed = body(...Array.from({ length: 20 }, (_, i) => fieldPart(`f${i}`, `v${i}`)), filePart('upload', 'a.bin', pseudoRandom(64 * KiB, 7)));
 const file = body(fieldPart('title', 'x'), filePart('file', 'big.bin', pseudoRandom(big)));
+// bench/e2e.mjs's 1 KB form (a sign-up page's fields and a 512-byte avatar), one chunk as a
+// server's request hands it over: a new parser per body, the cost a server pays per request.
+const form1k = body(
+  fieldPart('name', 'Zoë Example'),
+  fieldPart('email', 'zoe@example.com'),
+  fieldPart('plan', 'team'),
+  fieldPart('note', 'x'.repeat(120)),
+  filePart('avatar', 'avatar.png', pseudoRandom(512, 1)),
+);
 
 const SHAPES = [
+  ['1 KB form + 512 B file, one chunk', [form1k]],
   ['100 fields, one chunk', [fields100]],
   ['100 fields, 1 KiB chunks', chunked(fields100, KiB)],
   ['100 fields, 16 B chunks', chunked(fields100, 16)],
