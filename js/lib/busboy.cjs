@@ -605,7 +605,7 @@ class Multipart extends Writable {
       if (++parts === max.parts) this.emit('partsLimit');
     };
 
-    driver.onPart = (p) => {
+    const onPart = (p) => {
       if (parts < 0) delimiter();
       skip = true;
       field = null;
@@ -657,7 +657,7 @@ class Multipart extends Writable {
       }
     };
 
-    driver.onData = (data) => {
+    const onData = (data) => {
       if (skip) return true;
       if (driver.file !== null) {
         const n = Math.min(data.length, max.fileSize - fileSize);
@@ -685,7 +685,7 @@ class Multipart extends Writable {
       return true;
     };
 
-    driver.onPartEnd = () => {
+    const onPartEnd = () => {
       if (driver.file !== null) {
         driver.endFile();
       } else if (field !== null) {
@@ -702,11 +702,22 @@ class Multipart extends Writable {
       delimiter();
     };
 
-    driver.onEnd = () => {
+    const onEnd = () => {
       // A body of the close delimiter alone: its delimiter is the first.
       if (parts < 0) delimiter();
       driver.maybeFinish();
     };
+
+    // Handed over by name, not written `driver.onPart = (p) => …`: V8's parser marks a function
+    // literal assigned to a property for old-space allocation (a constructor's method, it
+    // guesses), so each body's handlers were allocated old while the constructor ran
+    // unoptimized, and as roots of every scavenge until the next mark-compact they kept the
+    // body (its Writable, listeners and what the consumer's listeners hold) alive: promoted at
+    // each scavenge, and the sites of the objects they held then pretenured.
+    driver.onPart = onPart;
+    driver.onData = onData;
+    driver.onPartEnd = onPartEnd;
+    driver.onEnd = onEnd;
   }
 
   static detect(conType) {

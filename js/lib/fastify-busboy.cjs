@@ -124,7 +124,7 @@ function multipart(boy, cfg) {
     boy.emit('field', f.name, bytes.length ? decode(bytes, f.charset) : '', false, f.truncated, f.encoding, f.contype);
   };
 
-  driver.onPart = (p) => {
+  const onPart = (p) => {
     skip = true;
     field = null;
     if (++nparts > max.parts) {
@@ -178,7 +178,7 @@ function multipart(boy, cfg) {
     }
   };
 
-  driver.onData = (data) => {
+  const onData = (data) => {
     if (skip) return true;
     const file = driver.file;
     if (file !== null) {
@@ -221,7 +221,7 @@ function multipart(boy, cfg) {
     return true;
   };
 
-  driver.onPartEnd = () => {
+  const onPartEnd = () => {
     if (driver.file !== null) {
       if (held !== null) driver.push(held);
       held = null;
@@ -234,7 +234,7 @@ function multipart(boy, cfg) {
     skip = true;
   };
 
-  driver.onEnd = () => {
+  const onEnd = () => {
     flush();
     driver.maybeFinish();
   };
@@ -242,7 +242,7 @@ function multipart(boy, cfg) {
   // Dicer's end of a body cut short: the error, the file being read errs and ends, `finish`.
   // A field whose part had ended comes first; a field cut short is emitted with what came of
   // it, after the error.
-  driver.onError = (err) => {
+  const onError = (err) => {
     flush();
     boy.emit('error', err);
     const file = driver.file;
@@ -265,6 +265,15 @@ function multipart(boy, cfg) {
     driver.complete = true;
     driver.maybeFinish();
   };
+
+  // Handed over by name, not as `driver.onPart = (p) => …`: V8 allocates a function literal
+  // assigned to a property in old space (see lib/busboy.cjs, Multipart), where it would keep
+  // the body and what its listeners hold alive through every scavenge.
+  driver.onPart = onPart;
+  driver.onData = onData;
+  driver.onPartEnd = onPartEnd;
+  driver.onEnd = onEnd;
+  driver.onError = onError;
 
   return {
     write: (chunk, cb) => driver.write(chunk, cb),
