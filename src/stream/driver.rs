@@ -296,7 +296,23 @@ where
         // chunk), and the reader finds an event in it. The rest goes the long way.
         if self.win.is_empty() && self.pos < self.chunk.len() && !self.ended {
             let eof = self.source_done;
-            match self.step_in_chunk(eof, &mut map) {
+            // The step and its event borrow the chunk: done with in this block.
+            let input = slice(&self.chunk, self.pos..);
+            let stepped = match self.reader.step(input, eof) {
+                Ok(step) => {
+                    let consumed = step.consumed.min(input.len());
+                    let locate = Locate {
+                        chunk: &self.chunk,
+                        held: None,
+                    };
+                    let made = step
+                        .event
+                        .map(|event| (D::is_end(&event), map(event, &locate)));
+                    Ok((consumed, made))
+                }
+                Err(e) => Err(e.into()),
+            };
+            match stepped {
                 Ok((consumed, Some((end, made)))) => {
                     self.pos += consumed;
                     self.ended = end;
@@ -313,29 +329,6 @@ where
             }
         }
         self.poll_event_slow(cx, map, false)
-    }
-
-    /// One step of the reader over the chunk from `pos`, where it is (nothing held): how many
-    /// bytes it consumed, and its event made into `T` by `map` with whether it is the end.
-    /// The step and its event borrow the chunk, so they are done with here. Both the short
-    /// path and the long way's nothing-held case step through this.
-    #[inline(always)]
-    fn step_in_chunk<T>(
-        &mut self,
-        eof: bool,
-        map: &mut impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
-    ) -> Result<(usize, Option<(bool, T)>), Error> {
-        let input = slice(&self.chunk, self.pos..);
-        let step = self.reader.step(input, eof).map_err(Into::into)?;
-        let consumed = step.consumed.min(input.len());
-        let locate = Locate {
-            chunk: &self.chunk,
-            held: None,
-        };
-        let made = step
-            .event
-            .map(|event| (D::is_end(&event), map(event, &locate)));
-        Ok((consumed, made))
     }
 
     /// [`poll_event`](Self::poll_event) after its short path: the whole loop.
@@ -435,8 +428,19 @@ where
             if self.win.is_empty() {
                 // Nothing held: the reader reads the chunk where it is.
                 let eof = self.source_done;
-                // `pos` is 0 on the long way (`poll_event_slow` advanced the chunk to it).
-                let (consumed, made) = self.step_in_chunk(eof, map)?;
+                // The step and its event borrow the chunk: done with in this block.
+                let (consumed, made) = {
+                    let step = self.reader.step(&self.chunk, eof).map_err(Into::into)?;
+                    let consumed = step.consumed.min(self.chunk.len());
+                    let locate = Locate {
+                        chunk: &self.chunk,
+                        held: None,
+                    };
+                    let made = step
+                        .event
+                        .map(|event| (D::is_end(&event), map(event, &locate)));
+                    (consumed, made)
+                };
                 if let Some((end, made)) = made {
                     self.chunk.advance(consumed);
                     self.ended = end;
