@@ -18,7 +18,7 @@
 // MB/s) needs a quiet machine; the CPU times less so.
 //
 //   node bench/e2e.mjs                           # from js/: the lead's figures (installs the apps first)
-//   node bench/e2e.mjs --rounds 1 --seconds 0.5 --mb 8 --uploads 2    # does it run (not figures)
+//   node bench/e2e.mjs --rounds 1 --seconds 0.5 --mb 8 --uploads 2 --warm 100   # does it run (not figures)
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     mb: { type: 'string', default: '32' },
     uploads: { type: 'string', default: '5' },
+    // 1 KB forms each server answers before the rounds (its JIT warm-up).
+    warm: { type: 'string', default: '10000' },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -38,6 +40,7 @@ const SECONDS = Number(args.seconds);
 const CONCURRENCY = Number(args.concurrency);
 const MB = Number(args.mb);
 const UPLOADS = Number(args.uploads);
+const WARM = Number(args.warm);
 
 // ---- bodies ---------------------------------------------------------------------------------
 
@@ -139,9 +142,14 @@ try {
       [peer, apps.onBusboy],
     ];
     const runs = servers.map(() => ({ rps: [], cpu: [], drain: [], mbs: [], bigCpu: [], bigDrain: [] }));
-    // A warm-up of each server (JIT, sockets) before the rounds.
+    // A warm-up of each server before the rounds, long enough for V8 to have compiled what the
+    // requests run: a server's first few thousand forms still pay for the optimizing compiler
+    // (bench/e2e-counts.mjs, Express + multer: 1.43M instructions a form on the facade and
+    // 1.28M on busboy over the 300 after 2,000; 913K and 914K over the 2,000 after 10,000),
+    // and what a server runs for hours is the steady state.
     for (const [, base] of servers) {
-      await load(base, '/e2e', SMALL, { seconds: Math.min(1, SECONDS) });
+      await load(base, '/e2e', SMALL, { count: WARM });
+      await load(base, '/drain', SMALL, { count: WARM >> 1 });
       await load(base, '/e2e', BIG, { count: 1, concurrency: 1 });
     }
     for (let r = 0; r < ROUNDS; r++) {
