@@ -82,7 +82,7 @@ const MULTIPART_LIMITS = limitNames('multipartLimits');
 /**
  * Where the limits that bound a part's data (MultipartReader::data_budget: the body's, the
  * part's, the fields' text) are in MULTIPART_LIMITS: with all of them lifted, the reader takes
- * any data it is in (Feed.settle()).
+ * any data it is in (Feed.h).
  */
 const DATA_LIMITS = ['maxBodyBytes', 'maxValueBytes', 'maxFileBytes', 'maxTextBytes'].map((name) => {
   const i = MULTIPART_LIMITS.indexOf(name);
@@ -264,7 +264,8 @@ function checkChunk(chunk) {
 class Feed {
   /** `iterate`: makes the source's iterator (see chunksOf), at the first read. */
   constructor(handle, iterate) {
-    this.h = handle;
+    // Reached through `h` (below), which tells the handle of skips owed first.
+    this.handle = handle;
     this.header = handle.header() >>> 2;
     this.iterate = iterate;
     this.it = null;
@@ -301,6 +302,16 @@ class Feed {
     this.eof = false;
     this.error = null;
     this.closed = false;
+  }
+
+  /**
+   * The wasm handle, for any call: data bytes MultipartEvents.fileChunk took and did not yet
+   * tell it of (`owed`) are told first (settle()), so that no call reads its position before
+   * them. Only settle() and close() use `handle` itself.
+   */
+  get h() {
+    if (this.owed !== 0) this.settle();
+    return this.handle;
   }
 
   /** Whether an event is ready; else the next chunk must be fed (`fill`). */
@@ -350,7 +361,6 @@ class Feed {
    * the part's): those are fed, and it fails at the byte the limit says.
    */
   skipped(chunk) {
-    this.settle();
     const d = (this.delimiter ??= Buffer.from(this.h.delimiter()));
     let safe = chunk.length;
     // Most small pieces of a file hold no CR (1 in 16 pieces of 16 random bytes has one).
@@ -370,7 +380,6 @@ class Feed {
    * about the part): over the bytes already fed, whose chunk the events still point into.
    */
   resume() {
-    this.settle();
     this.status = this.h.resume();
     fresh();
     this.events();
@@ -394,7 +403,6 @@ class Feed {
    */
   decide(decision) {
     if (decision === undefined) return false;
-    this.settle();
     if (decision === 'skip') {
       this.h.skip_part();
       this.discard = true;
@@ -421,7 +429,6 @@ class Feed {
    * that was not there; their data is copied out (no single JS chunk holds it).
    */
   gather(first) {
-    this.settle();
     const h = this.h;
     const at = h.reserve(GATHER);
     if (at === 0) throw new Error('reqparse: wasm input buffer unavailable');
@@ -462,7 +469,6 @@ class Feed {
   }
 
   feed(chunk, eof) {
-    this.settle();
     const h = this.h;
     const header = this.header;
     fresh();
@@ -485,14 +491,13 @@ class Feed {
 
   /**
    * Tells the handle the data bytes MultipartEvents.fileChunk took (RpBody.skip), before any
-   * other call that reads on: one call for a run of small pieces, not one a piece. No limit
-   * bounds them (`deferSkips`), so the handle takes them as it would have one by one.
+   * other call (`h`): one call for a run of small pieces, not one a piece. No limit bounds
+   * them (`deferSkips`), so the handle takes them as it would have one by one.
    */
   settle() {
-    if (this.owed === 0) return;
     const n = this.owed;
     this.owed = 0;
-    if (!this.h.skip(n)) throw new Error('reqparse: the body reader refused data no limit bounds');
+    if (!this.handle.skip(n)) throw new Error('reqparse: the body reader refused data no limit bounds');
   }
 
   /** Takes the events of the last feed (or of `error()`) of `chunk`, written at `at`. */
@@ -598,7 +603,6 @@ class Feed {
 
   /** The bytes fed after the end (chunked) and those of the chunk not fed yet. */
   rest() {
-    this.settle();
     const fed = this.h.rest();
     return this.pending === null ? fed : Buffer.concat([fed, this.pending]);
   }
@@ -607,10 +611,11 @@ class Feed {
   close(release = true) {
     if (this.closed) return;
     this.closed = true;
+    // Skips still owed are dropped with the handle.
     this.owed = 0;
     this.ev = this.evEnd = 0;
     this.direct = null;
-    this.h.free();
+    this.handle.free();
     if (release && this.it !== null && typeof this.it.return === 'function') {
       // A source that fails to close must not hide the reason the body was left.
       Promise.resolve()
@@ -941,7 +946,7 @@ class MultipartEvents extends BodyIterator {
    * nor the start of one: each begins with its CR), the reader takes it uncopied
    * (RpBody.skip) and it is answered, the data to hand out as it is. Else undefined, and
    * nothing changed: the chunk is read as any other. With `deferSkips` the handle is told of a
-   * run of such pieces at once (settle()). A file written in 16-byte pieces then costs a short
+   * run of such pieces at once (Feed.h, settle()). A file written in 16-byte pieces then costs a short
    * loop a piece, not an iterator result, two native searches, a wasm call and the event loop
    * of nextSync(): 20 fields + a 64 KiB file in 16 B writes, 19.4M → 14.9M instructions a
    * body under callgrind (busboy 1.6: 14.8M).
