@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     'round-ms': { type: 'string', default: SMOKE ? '0' : '40' },
     mb: { type: 'string', default: SMOKE ? '2' : '32' },
     filter: { type: 'string', default: '' },
+    warmup: { type: 'string', default: '10' },
     // Times the consumers counting file bytes only (the answers are still checked with CRCs):
     // the CRC-32 of 32 MiB costs about as much CPU as the parsers, and is the same for both.
     'no-checksum': { type: 'boolean', default: false },
@@ -40,7 +41,9 @@ const ROUNDS = Number(args.rounds);
 const ROUND_MS = Number(args['round-ms']);
 const MB = Number(args.mb);
 let checksum = true;
-const WARMUP = SMOKE ? 0 : 2;
+// Rounds before the timed ones: enough for V8 to have compiled what a shape runs (the facade,
+// more code than busboy, needs more of them: bench/e2e.mjs, the warm-up).
+const WARMUP = SMOKE ? 0 : Number(args.warmup);
 
 // ---- bodies (bench/body.mjs's shapes) ---------------------------------------------------------
 
