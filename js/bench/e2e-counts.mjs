@@ -21,7 +21,8 @@ import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bytes, installOverridden, js } from '../test/apps/harness.mjs';
+import { installOverridden, js } from '../test/apps/harness.mjs';
+import { SMALL, post } from './e2e-bodies.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,30 +36,11 @@ const WARM = Number(args.warm);
 const COUNT = Number(args.count);
 const CONCURRENCY = Number(args.concurrency);
 
-// bench/e2e.mjs's 1 KB form: a sign-up page's fields and a 512-byte avatar.
-const BOUNDARY = '----e2eBoundary7MA4YWxkTrZu0gW';
-const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
-const field = (name, value) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const SMALL = Buffer.concat([
-  Buffer.from(field('name', 'Zoë Example') + field('email', 'zoe@example.com') + field('plan', 'team') + field('note', 'x'.repeat(120))),
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="avatar"; filename="avatar.png"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-  bytes(512, 1),
-  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-]);
-
-/** POSTs the form to `url` on `agent`: the answer's text (a status other than 200 throws). */
-function post(agent, url) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': CONTENT_TYPE, 'content-length': SMALL.length } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${url}: ${res.statusCode} ${text.slice(0, 200)}`))));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(SMALL);
-  });
+/** POSTs the 1 KB form to `url` on `agent`: the answer's text (a status other than 200 throws). */
+async function postForm(agent, url) {
+  const { status, text } = await post(agent, url, SMALL);
+  if (status !== 200) throw new Error(`${url}: ${status} ${text.slice(0, 200)}`);
+  return text;
 }
 
 /** `n` posts to `url`, `CONCURRENCY` in flight. */
@@ -67,7 +49,7 @@ async function many(agent, url, n) {
   const worker = async () => {
     while (sent < n) {
       sent++;
-      await post(agent, url);
+      await postForm(agent, url);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -91,7 +73,7 @@ async function count(dir, path, tag) {
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const url = `http://127.0.0.1:${port}${path}`;
-    const answer = await post(agent, `${url}?check`);
+    const answer = await postForm(agent, `${url}?check`);
     await many(agent, url, WARM);
     const on = spawnSync('callgrind_control', ['-i', 'on', String(child.pid)], { encoding: 'utf8' });
     assert.equal(on.status, 0, `callgrind_control: ${on.stderr}`);

@@ -23,6 +23,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { bytes, openApps } from '../test/apps/harness.mjs';
+import { SMALL, close, field, file, post } from './e2e-bodies.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,48 +43,12 @@ const MB = Number(args.mb);
 const UPLOADS = Number(args.uploads);
 const WARM = Number(args.warm);
 
-// ---- bodies ---------------------------------------------------------------------------------
+// ---- bodies and the client ----------------------------------------------------------------
 
-const BOUNDARY = '----e2eBoundary7MA4YWxkTrZu0gW';
-const CONTENT_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
-const field = (name, value) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const file = (name, filename, data) =>
-  Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-    data,
-    Buffer.from('\r\n'),
-  ]);
-const close = Buffer.from(`--${BOUNDARY}--\r\n`);
-/** A 1 KB form: a few fields of a sign-up page and a 512-byte avatar. */
-const SMALL = Buffer.concat([
-  Buffer.from(field('name', 'Zoë Example') + field('email', 'zoe@example.com') + field('plan', 'team') + field('note', 'x'.repeat(120))),
-  file('avatar', 'avatar.png', bytes(512, 1)),
-  close,
-]);
 const BIG = Buffer.concat([Buffer.from(field('title', 'backup')), file('archive', 'backup.tar', bytes(MB << 20, 2)), close]);
-
-// ---- the client -------------------------------------------------------------------------------
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
 /** POSTs `body` to `base + path`: the status and the answer's text. */
-function post(base, path, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${path}`,
-      { method: 'POST', agent, headers: { 'content-type': CONTENT_TYPE, 'content-length': body.length } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (base, path, body) => post(agent, `${base}${path}`, body);
 
 /** The server's CPU time so far, in µs. */
 async function cpuOf(base) {
@@ -104,7 +69,7 @@ async function load(base, path, body, { seconds = 0, count = 0, concurrency = CO
   const worker = async () => {
     while (count > 0 ? sent < count : performance.now() < until) {
       sent++;
-      const r = await post(base, path, body);
+      const r = await send(base, path, body);
       if (r.status !== 200) throw new Error(`${base}${path}: ${r.status} ${r.text.slice(0, 200)}`);
     }
   };
@@ -126,7 +91,7 @@ const pairs = [
 try {
   for (const [title, apps] of pairs) {
     for (const [what, body] of [['1 KB form', SMALL], [`${MB} MiB upload`, BIG]]) {
-      const [got, want] = await Promise.all([post(apps.onReqparse, '/e2e?check', body), post(apps.onBusboy, '/e2e?check', body)]);
+      const [got, want] = await Promise.all([send(apps.onReqparse, '/e2e?check', body), send(apps.onBusboy, '/e2e?check', body)]);
       assert.equal(want.status, 200, `${title}, ${what}: ${want.text.slice(0, 200)}`);
       assert.deepStrictEqual(JSON.parse(got.text), JSON.parse(want.text), `${title}, ${what}: the answers differ`);
     }
