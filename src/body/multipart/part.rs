@@ -277,6 +277,10 @@ impl<'a> Part<'a> {
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
     pub fn mime_type(&self) -> Option<MimeType<'a>> {
+        // The header block's reading kept the last `Content-Type` field it met (every field
+        // named so, in any case, whitespace trimmed): none there is none below, and a part
+        // without one (most values) is answered without walking its fields again.
+        self.content_type?;
         let values = self
             .headers()
             .filter(|(name, _)| name.eq_ignore_ascii_case(b"content-type"))

@@ -183,6 +183,7 @@ fn browser_dispositions_are_parsed_dispositions() {
         },
     ];
     let mut read = [0; 2];
+    let mut plain = [0; 2];
     for (template, every) in templates {
         let mut values = alloc::vec![template.clone(), template[..template.len() - 1].to_vec()];
         if every {
@@ -225,11 +226,27 @@ fn browser_dispositions_are_parsed_dispositions() {
                 );
             }
             read[count - 1] += 1;
+            // Strict and Lenient read the plain ones the short way too: as their parsers do.
+            for profile in [Profile::Fetch, Profile::Strict, Profile::Lenient] {
+                for limits in &limits {
+                    let Some(short) = head::short_named(&value, &value, profile, limits) else {
+                        assert_ne!(profile, Profile::Fetch, "{value:?}");
+                        continue;
+                    };
+                    let cd = part::parse_disposition(&value, profile).unwrap();
+                    let parsed = head::named(&cd, &value, 0, profile, limits);
+                    assert_eq!(short, parsed, "{profile:?} {value:?}");
+                    plain[count - 1] += usize::from(profile == Profile::Lenient);
+                }
+            }
         }
     }
     // Each printable byte but `"` in every place of the name (and each byte but `"` and the
     // controls in the filename's), and the templates.
     assert!(read[0] > 1000 && read[1] > 5000, "{read:?}");
+    // (Strict, Lenient) All of them but names with a `\` and filenames with non-ASCII bytes
+    // or a `\`, under each of the four limits.
+    assert!(plain[0] > 4 * 1000 && plain[1] > 4 * 4000, "{plain:?}");
     // Other shapes are the parser's.
     for value in [
         &b"Form-data; name=\"a\""[..],
