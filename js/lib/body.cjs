@@ -294,6 +294,10 @@ class Feed {
     // Bytes of a chunk over MAX_FEED not fed yet.
     this.pending = null;
     this.chunkAt = 0;
+    // The chunk's ArrayBuffer and where its byte 0 is there, less chunkAt: read once a feed
+    // (each `.buffer` is a call into V8's runtime).
+    this.chunkBuf = null;
+    this.chunkOff = 0;
     this.buf = 0;
     this.text = 0;
     this.ev = 0;
@@ -505,6 +509,10 @@ class Feed {
     this.events();
     this.chunk = chunk;
     this.chunkAt = at - this.buf;
+    if (chunk !== null) {
+      this.chunkBuf = chunk.buffer;
+      this.chunkOff = chunk.byteOffset - this.chunkAt;
+    }
   }
 
   /** Takes the events of the last call from the handle's header. */
@@ -570,7 +578,7 @@ class Feed {
     const c = this.chunk;
     if (s < at || c === null) return mem8.slice(this.buf + s, this.buf + e);
     // A plain view (a Buffer's subarray would build a Buffer, at several times the cost).
-    return new Uint8Array(c.buffer, c.byteOffset + s - at, e - s);
+    return new Uint8Array(this.chunkBuf, this.chunkOff + s, e - s);
   }
 
   /**
