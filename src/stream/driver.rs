@@ -113,7 +113,13 @@ struct Held<'a> {
     src: Option<&'a Bytes>,
 }
 
-impl Locate<'_> {
+impl<'a> Locate<'a> {
+    /// Slices of `chunk`, read where it is (nothing held).
+    #[inline(always)]
+    pub(crate) fn of(chunk: &'a Bytes) -> Self {
+        Locate { chunk, held: None }
+    }
+
     /// `s`, a slice of the input the reader was fed, as `Bytes`: a slice of the chunk that
     /// carried it; the part of it held from earlier chunks as a slice of the chunk it came
     /// from, or a copy when it came from several (then `.1` is the rest, in the current
@@ -143,8 +149,8 @@ impl Locate<'_> {
     }
 
     /// `s` as one `Bytes`: a slice of the chunk (or the held chunk) that carried it whole, else
-    /// a copy.
-    #[inline]
+    /// a copy. (Inlined: with nothing held, as on the short path, it is one `Bytes::slice`.)
+    #[inline(always)]
     pub(crate) fn whole(&self, s: &[u8]) -> Bytes {
         match self.pieces(s) {
             (one, None) => one,
@@ -291,49 +297,77 @@ where
         cx: &mut Context<'_>,
         mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
     ) -> Poll<Result<Option<T>, Error>> {
-        // The common case, kept short enough to inline into every caller: nothing held, a
-        // chunk here (neither is so after an error or the end: `fail` and the end empty the
-        // chunk), and the reader finds an event in it. The rest goes the long way.
-        if self.win.is_empty() && self.pos < self.chunk.len() && !self.ended {
-            let eof = self.source_done;
-            // The step and its event borrow the chunk: done with in this block.
-            let input = slice(&self.chunk, self.pos..);
-            let stepped = match self.reader.step(input, eof) {
-                Ok(step) => {
-                    let consumed = step.consumed.min(input.len());
-                    let locate = Locate {
-                        chunk: &self.chunk,
-                        held: None,
-                    };
-                    let made = step
-                        .event
-                        .map(|event| (D::is_end(&event), map(event, &locate)));
-                    Ok((consumed, made))
-                }
-                Err(e) => Err(e.into()),
-            };
-            match stepped {
-                Ok((consumed, Some((end, made)))) => {
-                    self.pos += consumed;
-                    self.ended = end;
-                    return Poll::Ready(Ok(Some(made)));
-                }
-                Ok((consumed, None)) => {
-                    if let Err(e) = self.hold_rest(self.pos + consumed, eof) {
-                        return Poll::Ready(Err(self.fail(e)));
-                    }
-                    // The reader has read all there is: the source's next chunk.
-                    return self.poll_event_slow(cx, map, true);
-                }
-                Err(e) => return Poll::Ready(Err(self.fail(e))),
+        // The common case, kept short enough to inline into every caller: the reader finds an
+        // event in the chunk where it is. The rest goes the long way.
+        let Some((reader, chunk, pos, eof)) = self.here() else {
+            return self.poll_event_slow(cx, map, false);
+        };
+        // The step and its event borrow the chunk: done with in this block.
+        let input = slice(chunk, pos..);
+        let stepped = match reader.step(input, eof) {
+            Ok(step) => {
+                let consumed = step.consumed.min(input.len());
+                let locate = Locate::of(chunk);
+                let made = step
+                    .event
+                    .map(|event| (D::is_end(&event), map(event, &locate)));
+                Ok((consumed, made))
             }
+            Err(e) => Err(e.into()),
+        };
+        match stepped {
+            Ok((consumed, Some((end, made)))) => {
+                self.took(consumed, end);
+                Poll::Ready(Ok(Some(made)))
+            }
+            Ok((consumed, None)) => self.poll_more(cx, consumed, map),
+            Err(e) => Poll::Ready(Err(self.fail(e))),
         }
-        self.poll_event_slow(cx, map, false)
+    }
+
+    /// The short path's input, when the reader reads the current chunk where it is (nothing
+    /// held, a byte of it not consumed, the end not handed out: neither is so after an error
+    /// or the end, as `fail` and the end empty the chunk): the reader, the chunk, the offset
+    /// of its first byte not consumed, and whether the source has ended. A step over
+    /// `chunk[pos..]` that finds an event is then recorded with [`took`](Self::took); one
+    /// that needs more input goes on with [`poll_more`](Self::poll_more); an error goes to
+    /// [`fail`](Self::fail).
+    #[inline(always)]
+    pub(crate) fn here(&mut self) -> Option<(&mut D, &Bytes, usize, bool)> {
+        if self.win.is_empty() && self.pos < self.chunk.len() && !self.ended {
+            Some((&mut self.reader, &self.chunk, self.pos, self.source_done))
+        } else {
+            None
+        }
+    }
+
+    /// A step over [`here`](Self::here)'s input consumed `consumed` bytes and handed out an
+    /// event (`end`: the reader's end).
+    #[inline(always)]
+    pub(crate) fn took(&mut self, consumed: usize, end: bool) {
+        self.pos += consumed;
+        self.ended = end;
+    }
+
+    /// A step over [`here`](Self::here)'s input consumed `consumed` bytes and needs more
+    /// input: the rest is held, and the source polled for the next chunk.
+    #[inline(never)]
+    pub(crate) fn poll_more<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        consumed: usize,
+        map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
+    ) -> Poll<Result<Option<T>, Error>> {
+        if let Err(e) = self.hold_rest(self.pos + consumed, self.source_done) {
+            return Poll::Ready(Err(self.fail(e)));
+        }
+        // The reader has read all there is: the source's next chunk.
+        self.poll_event_slow(cx, map, true)
     }
 
     /// [`poll_event`](Self::poll_event) after its short path: the whole loop.
     #[inline(never)]
-    fn poll_event_slow<T>(
+    pub(crate) fn poll_event_slow<T>(
         &mut self,
         cx: &mut Context<'_>,
         mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
@@ -369,7 +403,7 @@ where
     }
 
     /// Records the first error, and answers it.
-    fn fail(&mut self, e: Error) -> Error {
+    pub(crate) fn fail(&mut self, e: Error) -> Error {
         self.failed = Some(e.clone());
         // Nothing is read after an error: let the buffers go.
         (self.win, self.chunk, self.held_src) = (Vec::new(), Bytes::new(), None);

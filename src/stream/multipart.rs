@@ -214,7 +214,10 @@ where
     fn poll_head(&mut self, cx: &mut Context<'_>) -> Poll<Result<bool, Error>> {
         let head = &mut self.head;
         self.state
-            .with(|shared| shared.poll_next_part(cx, head))
+            .with(
+                #[inline(always)]
+                |shared| shared.poll_next_part(cx, head),
+            )
             .unwrap_or_else(|| Poll::Ready(Err(moved())))
     }
 

@@ -417,7 +417,10 @@ where
         let index = self.head.part.index();
         let polled = self
             .state
-            .with(|shared| shared.poll_data(index, cx))
+            .with(
+                #[inline(always)]
+                |shared| shared.poll_data(index, cx),
+            )
             .unwrap_or_else(|| Poll::Ready(Err(moved())));
         if let Poll::Ready(Err(_) | Ok(None)) = &polled {
             self.done = true;

@@ -12,6 +12,8 @@ use bytes::Bytes;
 use super::driver::{Driver, Locate, Source};
 use super::error::Error;
 use crate::body::multipart::{self as sync, MultipartEvent, MultipartReader};
+use crate::body::Step;
+use crate::bytes::slice;
 
 /// What the reader hands out, owned; a part's [`Head`] is put in [`Shared::head`] (an event
 /// stays small: it is moved through every layer of a poll).
@@ -70,7 +72,11 @@ fn map(
         }
         MultipartEvent::Data(data) => {
             let (first, rest) = locate.pieces(data);
-            *queued = rest;
+            // Written only when there is a rest (never on the short path): `queued` is empty
+            // whenever an event is read (it is handed out first).
+            if rest.is_some() {
+                *queued = rest;
+            }
             Event::Data(first)
         }
         MultipartEvent::PartEnd => Event::PartEnd,
@@ -98,14 +104,46 @@ impl<S: Source> Shared<S> {
             Some(out) => out,
             None => &mut self.head,
         };
+        // The short path written out here, not through the driver's generic one: the step's
+        // event is matched where it is made, and what is handed out built once (no layer of
+        // `Poll<Result<Option<_>>>` around a closure's result).
+        if let Some((reader, chunk, pos, eof)) = self.driver.here() {
+            let input = slice(chunk, pos..);
+            return match reader.decode_chunk(input, eof) {
+                Ok(Step {
+                    consumed,
+                    event: Some(event),
+                }) => {
+                    let consumed = consumed.min(input.len());
+                    let end = matches!(event, MultipartEvent::End);
+                    let made = map(event, &Locate::of(chunk), head, queued);
+                    self.driver.took(consumed, end);
+                    Poll::Ready(Ok(made))
+                }
+                Ok(Step {
+                    consumed,
+                    event: None,
+                }) => {
+                    let consumed = consumed.min(input.len());
+                    self.driver
+                        .poll_more(cx, consumed, |event, locate| {
+                            map(event, locate, head, queued)
+                        })
+                        .map(|event| event.map(|event| event.unwrap_or(Event::End)))
+                }
+                Err(e) => Poll::Ready(Err(self.driver.fail(e.into()))),
+            };
+        }
         self.driver
-            .poll_event(cx, |event, locate| map(event, locate, head, queued))
+            .poll_event_slow(cx, |event, locate| map(event, locate, head, queued), false)
             .map(|event| event.map(|event| event.unwrap_or(Event::End)))
     }
 
     /// The next part's head into `out` (`true`), reading past what is left of the open part;
-    /// `false` at the end.
-    #[inline]
+    /// `false` at the end. Inlined into `next_part`'s poll, as `poll_data` is into a part's:
+    /// the answer is then built where the caller reads it, not returned through memory from
+    /// a call (about 15 instructions a part on small fields, by callgrind).
+    #[inline(always)]
     pub(super) fn poll_next_part(
         &mut self,
         cx: &mut Context<'_>,
@@ -142,8 +180,9 @@ impl<S: Source> Shared<S> {
         }
     }
 
-    /// The next piece of part `index`'s data; `None` once the part has ended.
-    #[inline]
+    /// The next piece of part `index`'s data; `None` once the part has ended. Inlined into
+    /// the caller's poll (about 13 instructions a poll on small fields, by callgrind).
+    #[inline(always)]
     pub(super) fn poll_data(
         &mut self,
         index: usize,

@@ -73,6 +73,9 @@ pub(super) enum Ev {
 /// [`MultipartReader::skip_data`] (data the caller read: nothing held).
 pub(super) type Moved = (usize, Ev, State);
 
+/// The most new bytes [`MultipartReader::small_step`] takes as a small read.
+pub(super) const SMALL_READ: usize = 8;
+
 impl MultipartReader {
     /// The steps of a small read that need none of the state machine (a read of a few bytes,
     /// off a slow or a hostile peer, mostly ends in one of them): nothing fed; a header line
@@ -90,7 +93,7 @@ impl MultipartReader {
     pub(super) fn small_step<'a>(&mut self, input: &'a [u8]) -> Option<Step<MultipartEvent<'a>>> {
         // At most this many new bytes: more are not a small read, and would be scanned twice
         // whenever `steps` has to take them after all.
-        const SMALL: usize = 8;
+        const SMALL: usize = SMALL_READ;
         let more = Step {
             consumed: 0,
             event: None,

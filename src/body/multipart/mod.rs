@@ -544,6 +544,23 @@ impl MultipartReader {
         }
         self.steps(input, eof)
     }
+
+    /// [`decode`](Self::decode) for a caller whose input is most often large (the async
+    /// reader's chunks, read where they are): an input longer than a small read goes straight
+    /// to the state machine, without the small reads' checks before it (`steps` reads every
+    /// input to the step `small_step` would make of it: skipping it changes no step).
+    #[cfg(feature = "async")]
+    #[inline(always)]
+    pub(crate) fn decode_chunk<'a>(
+        &mut self,
+        input: &'a [u8],
+        eof: bool,
+    ) -> Result<Step<MultipartEvent<'a>>, MultipartError> {
+        if input.len() > machine::SMALL_READ {
+            return self.steps(input, eof);
+        }
+        self.decode(input, eof)
+    }
 }
 
 // The feed driver's protocol: a step is `decode`, which takes `eof` itself.
