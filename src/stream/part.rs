@@ -164,6 +164,10 @@ impl<'r, S> Part<'r, S> {
     /// # }).unwrap();
     /// ```
     pub fn filename(&self) -> Option<Filename<'_>> {
+        // Most parts have none: answered without building a view.
+        if !self.head.part.has_filename() {
+            return None;
+        }
         self.view().filename()
     }
 

@@ -151,6 +151,13 @@ impl<'a> Part<'a> {
         }
     }
 
+    /// Whether the part has a filename: read without a view (most parts do not).
+    #[cfg(feature = "async")]
+    #[inline]
+    pub(crate) fn has_filename(&self) -> bool {
+        self.has_filename
+    }
+
     /// The `name` parameter as text. [`Profile::Fetch`]: the bytes between the quotes as
     /// written (no percent-decoding, `\` kept), as UTF-8 with invalid bytes replaced (the
     /// Fetch Standard's "UTF-8 decode without BOM"); the other profiles: the disposition
@@ -167,10 +174,19 @@ impl<'a> Part<'a> {
     /// }
     /// # Ok::<(), reqparse::body::multipart::MultipartError>(())
     /// ```
+    // Inlined with its Fetch reading only (the default profile's, a lossy UTF-8 view of
+    // the bytes as written): a caller's view of the part (the async reader builds one from
+    // the part it keeps) is then read where it is, not copied for a call.
+    #[inline]
     pub fn name(&self) -> Cow<'a, str> {
         if self.profile == Profile::Fetch {
             return String::from_utf8_lossy(self.name_bytes());
         }
+        self.parsed_name()
+    }
+
+    /// [`name`](Self::name) by the other profiles.
+    fn parsed_name(&self) -> Cow<'a, str> {
         if self.name_as_written {
             if let Ok(name) = core::str::from_utf8(self.name_bytes()) {
                 return unfold_text(Cow::Borrowed(name), self.profile);
