@@ -334,11 +334,50 @@ where
     /// [`fail`](Self::fail).
     #[inline(always)]
     pub(crate) fn here(&mut self) -> Option<(&mut D, &Bytes, usize, bool)> {
-        if self.win.is_empty() && self.pos < self.chunk.len() && !self.ended {
+        if self.readable() {
             Some((&mut self.reader, &self.chunk, self.pos, self.source_done))
         } else {
             None
         }
+    }
+
+    /// The next chunk, polled before a step when the reader has read every byte of the
+    /// current one and holds none (its last event ended at the chunk's end, as a piece of a
+    /// large part's data most often does): a step over no bytes would only ask for more
+    /// (the reader answers an empty input before its end so in every state), so the source
+    /// is polled without it, and the chunk it answers is then read on the short path.
+    /// `Ready` once there is something for a step (or for the long way: the source's end,
+    /// its error, an empty chunk); `Pending` as the source answered.
+    #[inline(always)]
+    pub(crate) fn poll_refill(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let read = self.win.is_empty() && self.pos >= self.chunk.len();
+        if !read || self.ended || self.source_done || self.failed.is_some() {
+            return Poll::Ready(());
+        }
+        self.refill(cx)
+    }
+
+    /// [`poll_refill`](Self::poll_refill)'s poll of the source.
+    #[inline(never)]
+    fn refill(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        match self.poll_source(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(None) => self.source_done = true,
+            Poll::Ready(Some(Err(e))) => {
+                self.fail(e);
+            }
+            Poll::Ready(Some(Ok(chunk))) => {
+                (self.chunk, self.pos) = (Bytes::new(), 0);
+                self.take(chunk);
+            }
+        }
+        Poll::Ready(())
+    }
+
+    /// Whether [`here`](Self::here) has an input for the reader.
+    #[inline(always)]
+    pub(crate) fn readable(&self) -> bool {
+        self.win.is_empty() && self.pos < self.chunk.len() && !self.ended
     }
 
     /// A step over [`here`](Self::here)'s input consumed `consumed` bytes and handed out an

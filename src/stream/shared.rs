@@ -107,6 +107,9 @@ impl<S: Source> Shared<S> {
         // The short path written out here, not through the driver's generic one: the step's
         // event is matched where it is made, and what is handed out built once (no layer of
         // `Poll<Result<Option<_>>>` around a closure's result).
+        if !self.driver.readable() && self.driver.poll_refill(cx).is_pending() {
+            return Poll::Pending;
+        }
         if let Some((reader, chunk, pos, eof)) = self.driver.here() {
             let input = slice(chunk, pos..);
             return match reader.decode_chunk(input, eof) {
