@@ -366,10 +366,9 @@ where
             Poll::Ready(Some(Err(e))) => {
                 self.fail(e);
             }
-            Poll::Ready(Some(Ok(chunk))) => {
-                (self.chunk, self.pos) = (Bytes::new(), 0);
-                self.take(chunk);
-            }
+            // Nothing is held (`take`'s work is for held bytes): the chunk replaces the one
+            // read. An empty one is left to the long way.
+            Poll::Ready(Some(Ok(chunk))) => (self.chunk, self.pos) = (chunk, 0),
         }
         Poll::Ready(())
     }
