@@ -210,6 +210,11 @@ pub(crate) struct Driver<S, D> {
     failed: Option<Error>,
     /// The reader's end has been handed out.
     ended: bool,
+    /// Where the short path's input ends: `chunk.len()` while the reader reads the chunk
+    /// where it is (nothing held, the end not handed out), else 0. One compare with `pos` on
+    /// every poll, in place of three; set wherever the chunk, the window or `ended` change
+    /// (`took`, `refill`, `fail`, and on every return of the long way).
+    fast: usize,
 }
 
 impl<S: Source, D: Reader> Driver<S, D>
@@ -231,6 +236,7 @@ where
             gather: BytesMut::new(),
             failed: None,
             ended: false,
+            fast: 0,
         }
     }
 
@@ -368,7 +374,10 @@ where
             }
             // Nothing is held (`take`'s work is for held bytes): the chunk replaces the one
             // read. An empty one is left to the long way.
-            Poll::Ready(Some(Ok(chunk))) => (self.chunk, self.pos) = (chunk, 0),
+            Poll::Ready(Some(Ok(chunk))) => {
+                self.fast = chunk.len();
+                (self.chunk, self.pos) = (chunk, 0);
+            }
         }
         Poll::Ready(())
     }
@@ -376,7 +385,7 @@ where
     /// Whether [`here`](Self::here) has an input for the reader.
     #[inline(always)]
     pub(crate) fn readable(&self) -> bool {
-        self.win.is_empty() && self.pos < self.chunk.len() && !self.ended
+        self.pos < self.fast
     }
 
     /// A step over [`here`](Self::here)'s input consumed `consumed` bytes and handed out an
@@ -384,7 +393,9 @@ where
     #[inline(always)]
     pub(crate) fn took(&mut self, consumed: usize, end: bool) {
         self.pos += consumed;
-        self.ended = end;
+        if end {
+            (self.ended, self.fast) = (true, 0);
+        }
     }
 
     /// A step over [`here`](Self::here)'s input consumed `consumed` bytes and needs more
@@ -408,8 +419,24 @@ where
     pub(crate) fn poll_event_slow<T>(
         &mut self,
         cx: &mut Context<'_>,
-        mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
+        map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
         // The reader needs more input than is here (it has just said so): poll the source.
+        more: bool,
+    ) -> Poll<Result<Option<T>, Error>> {
+        let polled = self.long_way(cx, map, more);
+        self.fast = if self.win.is_empty() && !self.ended {
+            self.chunk.len()
+        } else {
+            0
+        };
+        polled
+    }
+
+    /// [`poll_event_slow`](Self::poll_event_slow)'s loop.
+    fn long_way<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        mut map: impl FnMut(D::Event<'_>, &Locate<'_>) -> T,
         mut more: bool,
     ) -> Poll<Result<Option<T>, Error>> {
         // The long way reads the chunk from its start.
@@ -443,6 +470,7 @@ where
     /// Records the first error, and answers it.
     pub(crate) fn fail(&mut self, e: Error) -> Error {
         self.failed = Some(e.clone());
+        self.fast = 0;
         // Nothing is read after an error: let the buffers go.
         (self.win, self.chunk, self.held_src) = (Vec::new(), Bytes::new(), None);
         self.pos = 0;
