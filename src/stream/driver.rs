@@ -332,9 +332,9 @@ where
     }
 
     /// The short path's input, when the reader reads the current chunk where it is (nothing
-    /// held, a byte of it not consumed, the end not handed out: neither is so after an error
-    /// or the end, as `fail` and the end empty the chunk): the reader, the chunk, the offset
-    /// of its first byte not consumed, and whether the source has ended. A step over
+    /// held, a byte of it not consumed, the end not handed out, no error: [`Driver::fast`]):
+    /// the reader, the chunk, the offset of its first byte not consumed, and whether the
+    /// source has ended. A step over
     /// `chunk[pos..]` that finds an event is then recorded with [`took`](Self::took); one
     /// that needs more input goes on with [`poll_more`](Self::poll_more); an error goes to
     /// [`fail`](Self::fail).
