@@ -257,7 +257,11 @@ proptest! {
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
     ) {
         let delimiter = format!("\n--{b}").into_bytes();
-        if ps.iter().any(|p| p.data.windows(delimiter.len()).any(|w| w == delimiter)) {
+        // The data as the body has it: after the LF of the empty line, which with data that
+        // begins `--b` is a delimiter (an empty part, then what follows it), as a CRLF is in
+        // the writer's check (`WriteError::BoundaryInData`).
+        let in_body = |data: &[u8]| [&b"\n"[..], data].concat();
+        if ps.iter().any(|p| in_body(&p.data).windows(delimiter.len()).any(|w| w == delimiter)) {
             return Ok(());
         }
         let mut body = Vec::new();
