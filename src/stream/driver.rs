@@ -334,10 +334,9 @@ where
     /// The short path's input, when the reader reads the current chunk where it is (nothing
     /// held, a byte of it not consumed, the end not handed out, no error: [`Driver::fast`]):
     /// the reader, the chunk, the offset of its first byte not consumed, and whether the
-    /// source has ended. A step over
-    /// `chunk[pos..]` that finds an event is then recorded with [`took`](Self::took); one
-    /// that needs more input goes on with [`poll_more`](Self::poll_more); an error goes to
-    /// [`fail`](Self::fail).
+    /// source has ended. A step over `chunk[pos..]` that finds an event is then recorded with
+    /// [`took`](Self::took); one that needs more input goes on with
+    /// [`poll_more`](Self::poll_more); an error goes to [`fail`](Self::fail).
     #[inline(always)]
     pub(crate) fn here(&mut self) -> Option<(&mut D, &Bytes, usize, bool)> {
         if self.readable() {
@@ -532,10 +531,7 @@ where
                 let (consumed, made) = {
                     let step = self.reader.step(&self.chunk, eof).map_err(Into::into)?;
                     let consumed = step.consumed.min(self.chunk.len());
-                    let locate = Locate {
-                        chunk: &self.chunk,
-                        held: None,
-                    };
+                    let locate = Locate::of(&self.chunk);
                     let made = step
                         .event
                         .map(|event| (D::is_end(&event), map(event, &locate)));
